@@ -1,0 +1,1 @@
+//! Collision queries and the mover.

@@ -1,0 +1,576 @@
+//! The checked, zero-copy view over a compiled map.
+
+use super::bytes::{i32_at, u16_at, u32_at, u8_at};
+use super::error::BlockmapFault;
+use super::{
+    kind, size, tag, LoadError, SectorRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
+    HEADER_LEN, MAGIC, MAX_SECTIONS, NO_SECTOR, VERSION,
+};
+use crate::config;
+use crate::math::{Fx, Vec2};
+use crate::world::blockmap::{for_each_block_touching_segment, Grid};
+
+/// A compiled map, validated once, read in place.
+///
+/// Every accessor is total: given an index the view handed out (or any
+/// index below the matching `*_count`) it returns that record; given any
+/// other index it returns a zeroed record rather than panicking.
+#[derive(Copy, Clone, Debug)]
+pub struct MapView<'a> {
+    vertices: &'a [u8],
+    walls: &'a [u8],
+    sectors: &'a [u8],
+    sector_walls: &'a [u8],
+    things: &'a [u8],
+    title: &'a [u8],
+    blockmap: BlockmapView<'a>,
+}
+
+/// The blockmap part of a [`MapView`].
+#[derive(Copy, Clone, Debug, Default)]
+pub struct BlockmapView<'a> {
+    grid: Grid,
+    offsets: &'a [u8],
+    entries: &'a [u8],
+}
+
+struct Sections<'a> {
+    found: [Option<&'a [u8]>; 7],
+}
+
+const KNOWN: [[u8; 4]; 7] = [
+    tag::VERTICES,
+    tag::WALLS,
+    tag::SECTORS,
+    tag::SECTOR_WALLS,
+    tag::THINGS,
+    tag::BLOCKMAP,
+    tag::INFO,
+];
+
+fn read_directory(bytes: &[u8]) -> Result<Sections<'_>, LoadError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(LoadError::Truncated {
+            needed: HEADER_LEN,
+            len: bytes.len(),
+        });
+    }
+    if bytes.get(0..4) != Some(&MAGIC[..]) {
+        return Err(LoadError::BadMagic);
+    }
+    let version = u16_at(bytes, 4);
+    if version != VERSION {
+        return Err(LoadError::UnsupportedVersion(version));
+    }
+    let count = u16_at(bytes, 6);
+    if count as usize > MAX_SECTIONS {
+        return Err(LoadError::TooManySections(count));
+    }
+    let dir_end = HEADER_LEN + count as usize * DIR_ENTRY_LEN;
+    if bytes.len() < dir_end {
+        return Err(LoadError::Truncated {
+            needed: dir_end,
+            len: bytes.len(),
+        });
+    }
+    let mut sections = Sections { found: [None; 7] };
+    for i in 0..count as usize {
+        let at = HEADER_LEN + i * DIR_ENTRY_LEN;
+        let mut t = [0u8; 4];
+        for (k, b) in t.iter_mut().enumerate() {
+            *b = u8_at(bytes, at + k);
+        }
+        let offset = u32_at(bytes, at + 4) as usize;
+        let len = u32_at(bytes, at + 8) as usize;
+        let body = offset
+            .checked_add(len)
+            .and_then(|end| bytes.get(offset..end))
+            .ok_or(LoadError::SectionOutOfBounds(t))?;
+        if let Some(slot) = KNOWN.iter().position(|k| *k == t) {
+            if sections.found[slot].is_some() {
+                return Err(LoadError::DuplicateSection(t));
+            }
+            sections.found[slot] = Some(body);
+        }
+    }
+    Ok(sections)
+}
+
+impl<'a> Sections<'a> {
+    fn get(&self, t: [u8; 4]) -> Option<&'a [u8]> {
+        let slot = KNOWN.iter().position(|k| *k == t)?;
+        self.found[slot]
+    }
+
+    fn records(&self, t: [u8; 4], record: usize) -> Result<&'a [u8], LoadError> {
+        let body = self.get(t).ok_or(LoadError::MissingSection(t))?;
+        if body.len() % record != 0 {
+            return Err(LoadError::BadSectionLength(t));
+        }
+        Ok(body)
+    }
+}
+
+fn in_range(v: Fx) -> bool {
+    let limit = Fx::from_num(config::MAX_COORDINATE);
+    v >= -limit && v <= limit
+}
+
+fn too_many(what: &'static str, count: usize, max: usize) -> Result<(), LoadError> {
+    if count > max {
+        Err(LoadError::TooMany { what, count, max })
+    } else {
+        Ok(())
+    }
+}
+
+impl<'a> MapView<'a> {
+    /// Validates `bytes` as a compiled map and returns a view over it.
+    ///
+    /// Checks the header, the directory, every record's indices and values
+    /// against the capacity limits in [`crate::config`], every sector's
+    /// wall list and the blockmap's structure and contents. Time and memory
+    /// are linear in the file size (no allocation at all).
+    pub fn new_checked(bytes: &'a [u8]) -> Result<Self, LoadError> {
+        let sections = read_directory(bytes)?;
+        let vertices = sections.records(tag::VERTICES, size::VERTEX)?;
+        let walls = sections.records(tag::WALLS, size::WALL)?;
+        let sectors = sections.records(tag::SECTORS, size::SECTOR)?;
+        let sector_walls = sections.records(tag::SECTOR_WALLS, size::SECTOR_WALL)?;
+        let things = sections.records(tag::THINGS, size::THING)?;
+        let bmap = sections
+            .get(tag::BLOCKMAP)
+            .ok_or(LoadError::MissingSection(tag::BLOCKMAP))?;
+        let title = sections.get(tag::INFO).unwrap_or(&[]);
+        if title.len() > size::MAX_TITLE {
+            return Err(LoadError::BadSectionLength(tag::INFO));
+        }
+
+        let nv = vertices.len() / size::VERTEX;
+        let nw = walls.len() / size::WALL;
+        let ns = sectors.len() / size::SECTOR;
+        let nsw = sector_walls.len() / size::SECTOR_WALL;
+        let nt = things.len() / size::THING;
+        too_many("vertices", nv, config::MAX_VERTICES)?;
+        too_many("walls", nw, config::MAX_WALLS)?;
+        too_many("sectors", ns, config::MAX_SECTORS)?;
+        too_many("sector wall entries", nsw, 2 * config::MAX_WALLS)?;
+        too_many("things", nt, config::MAX_THINGS)?;
+        if ns == 0 {
+            return Err(LoadError::NoSectors);
+        }
+
+        let blockmap = BlockmapView::parse(bmap)?;
+        let mut view = MapView {
+            vertices,
+            walls,
+            sectors,
+            sector_walls,
+            things,
+            title,
+            blockmap,
+        };
+        view.check_vertices()?;
+        view.check_walls()?;
+        view.check_sectors()?;
+        view.check_things()?;
+        view.check_blockmap()?;
+        // Keep the view honest even if a check above is ever relaxed.
+        view.title = title;
+        Ok(view)
+    }
+
+    fn check_vertices(&self) -> Result<(), LoadError> {
+        for i in 0..self.vertex_count() {
+            let v = self.vertex(i);
+            if !in_range(v.x) || !in_range(v.y) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "vertex",
+                    index: i,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn check_walls(&self) -> Result<(), LoadError> {
+        let nv = self.vertex_count();
+        let ns = self.sector_count();
+        for i in 0..self.wall_count() {
+            let w = self.wall(i);
+            for v in [w.v1, w.v2] {
+                if v as usize >= nv {
+                    return Err(LoadError::IndexOutOfRange {
+                        what: "wall",
+                        index: i,
+                        value: v as u32,
+                    });
+                }
+            }
+            if w.front as usize >= ns {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "wall",
+                    index: i,
+                    value: w.front as u32,
+                });
+            }
+            if w.back != NO_SECTOR && w.back as usize >= ns {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "wall",
+                    index: i,
+                    value: w.back as u32,
+                });
+            }
+            if self.vertex(w.v1 as usize) == self.vertex(w.v2 as usize) {
+                return Err(LoadError::ZeroLengthWall(i));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_sectors(&self) -> Result<(), LoadError> {
+        let nsw = self.sector_walls.len() / size::SECTOR_WALL;
+        let nw = self.wall_count();
+        for i in 0..self.sector_count() {
+            let s = self.sector(i);
+            if !in_range(s.floor) || !in_range(s.ceiling) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "sector",
+                    index: i,
+                });
+            }
+            if s.ceiling < s.floor {
+                return Err(LoadError::CeilingBelowFloor(i));
+            }
+            let end = (s.first_wall as usize).checked_add(s.wall_count as usize);
+            if end.is_none_or(|e| e > nsw) {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "sector",
+                    index: i,
+                    value: s.first_wall,
+                });
+            }
+            for k in 0..s.wall_count as usize {
+                let w = u16_at(self.sector_walls, (s.first_wall as usize + k) * 2) as usize;
+                if w >= nw {
+                    return Err(LoadError::IndexOutOfRange {
+                        what: "sector wall entry",
+                        index: s.first_wall as usize + k,
+                        value: w as u32,
+                    });
+                }
+                let wall = self.wall(w);
+                if wall.front as usize != i && wall.back as usize != i {
+                    return Err(LoadError::ForeignWall { sector: i, wall: w });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_things(&self) -> Result<(), LoadError> {
+        let mut player = false;
+        for i in 0..self.thing_count() {
+            let t = self.thing(i);
+            let bad_radius =
+                t.kind == kind::PUSHABLE && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024));
+            if !in_range(t.x)
+                || !in_range(t.y)
+                || t.angle < Fx::ZERO
+                || t.angle >= Fx::from_num(360)
+                || bad_radius
+            {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "thing",
+                    index: i,
+                });
+            }
+            player |= t.kind == kind::PLAYER_START;
+        }
+        if !player {
+            return Err(LoadError::NoPlayerStart);
+        }
+        Ok(())
+    }
+
+    fn check_blockmap(&self) -> Result<(), LoadError> {
+        let bm = &self.blockmap;
+        let grid = bm.grid;
+        let nw = self.wall_count();
+        let fault = |f| Err(LoadError::BadBlockmap(f));
+        // The grid covers every vertex, so every wall lies inside it.
+        for i in 0..self.vertex_count() {
+            let v = self.vertex(i);
+            if grid.block_of(Vec2::new(v.x, v.y)).is_none() {
+                return fault(BlockmapFault::DoesNotCoverMap);
+            }
+        }
+        // Every list sorted, unique, in range.
+        for b in 0..grid.block_count() {
+            let (start, end) = bm.list_bounds(b);
+            let mut prev: Option<u16> = None;
+            for k in start..end {
+                let w = u16_at(bm.entries, k * 2);
+                if w as usize >= nw {
+                    return Err(LoadError::IndexOutOfRange {
+                        what: "blockmap entry",
+                        index: k,
+                        value: w as u32,
+                    });
+                }
+                if prev.is_some_and(|p| p >= w) {
+                    return fault(BlockmapFault::UnsortedList(b));
+                }
+                prev = Some(w);
+            }
+        }
+        // Every wall listed in every block it touches, and nowhere else:
+        // with the lists unique, equal totals prove there are no extras.
+        let mut expected: usize = 0;
+        for w in 0..nw {
+            let (a, b) = self.wall_points(w);
+            let mut missing: Option<usize> = None;
+            for_each_block_touching_segment(&grid, a, b, |block| {
+                expected += 1;
+                if missing.is_none() && !bm.contains(block, w as u16) {
+                    missing = Some(block);
+                }
+            });
+            if let Some(block) = missing {
+                return fault(BlockmapFault::MissingWall { wall: w, block });
+            }
+        }
+        if expected != bm.entries.len() / 2 {
+            return fault(BlockmapFault::ExtraEntries);
+        }
+        Ok(())
+    }
+
+    /// Number of vertices.
+    pub fn vertex_count(&self) -> usize {
+        self.vertices.len() / size::VERTEX
+    }
+
+    /// Number of walls.
+    pub fn wall_count(&self) -> usize {
+        self.walls.len() / size::WALL
+    }
+
+    /// Number of sectors.
+    pub fn sector_count(&self) -> usize {
+        self.sectors.len() / size::SECTOR
+    }
+
+    /// Number of things.
+    pub fn thing_count(&self) -> usize {
+        self.things.len() / size::THING
+    }
+
+    /// The map's title (empty if none or not UTF-8).
+    pub fn title(&self) -> &'a str {
+        core::str::from_utf8(self.title).unwrap_or("")
+    }
+
+    /// Vertex `i`.
+    pub fn vertex(&self, i: usize) -> VertexRecord {
+        let at = i.wrapping_mul(size::VERTEX);
+        VertexRecord {
+            x: Fx::from_bits(i32_at(self.vertices, at)),
+            y: Fx::from_bits(i32_at(self.vertices, at.wrapping_add(4))),
+        }
+    }
+
+    /// Wall `i`.
+    pub fn wall(&self, i: usize) -> WallRecord {
+        let at = i.wrapping_mul(size::WALL);
+        let r = |o: usize| u16_at(self.walls, at.wrapping_add(o));
+        WallRecord {
+            v1: r(0),
+            v2: r(2),
+            front: r(4),
+            back: r(6),
+            flags: r(8),
+        }
+    }
+
+    /// The two end points of wall `i`.
+    pub fn wall_points(&self, i: usize) -> (Vec2, Vec2) {
+        let w = self.wall(i);
+        let a = self.vertex(w.v1 as usize);
+        let b = self.vertex(w.v2 as usize);
+        (Vec2::new(a.x, a.y), Vec2::new(b.x, b.y))
+    }
+
+    /// Sector `i`.
+    pub fn sector(&self, i: usize) -> SectorRecord {
+        let at = i.wrapping_mul(size::SECTOR);
+        let d = self.sectors;
+        SectorRecord {
+            floor: Fx::from_bits(i32_at(d, at)),
+            ceiling: Fx::from_bits(i32_at(d, at.wrapping_add(4))),
+            light: u8_at(d, at.wrapping_add(8)),
+            floor_color: u8_at(d, at.wrapping_add(9)),
+            ceiling_color: u8_at(d, at.wrapping_add(10)),
+            wall_color: u8_at(d, at.wrapping_add(11)),
+            first_wall: u32_at(d, at.wrapping_add(12)),
+            wall_count: u32_at(d, at.wrapping_add(16)),
+        }
+    }
+
+    /// The walls that border sector `i`.
+    pub fn sector_walls(&self, i: usize) -> impl Iterator<Item = usize> + 'a {
+        let s = self.sector(i);
+        let list = self.sector_walls;
+        let first = s.first_wall as usize;
+        (0..s.wall_count as usize).map(move |k| u16_at(list, (first + k) * 2) as usize)
+    }
+
+    /// Thing `i`.
+    pub fn thing(&self, i: usize) -> ThingRecord {
+        let at = i.wrapping_mul(size::THING);
+        let d = self.things;
+        ThingRecord {
+            x: Fx::from_bits(i32_at(d, at)),
+            y: Fx::from_bits(i32_at(d, at.wrapping_add(4))),
+            angle: Fx::from_bits(i32_at(d, at.wrapping_add(8))),
+            radius: Fx::from_bits(i32_at(d, at.wrapping_add(12))),
+            kind: u16_at(d, at.wrapping_add(16)),
+            flags: u16_at(d, at.wrapping_add(18)),
+        }
+    }
+
+    /// All things.
+    pub fn things(&self) -> impl Iterator<Item = ThingRecord> + '_ {
+        (0..self.thing_count()).map(|i| self.thing(i))
+    }
+
+    /// The first player start (validation guarantees there is one).
+    pub fn player_start(&self) -> ThingRecord {
+        self.things()
+            .find(|t| t.kind == kind::PLAYER_START)
+            .unwrap_or_default()
+    }
+
+    /// The blockmap.
+    pub fn blockmap(&self) -> &BlockmapView<'a> {
+        &self.blockmap
+    }
+}
+
+impl<'a> BlockmapView<'a> {
+    fn parse(body: &'a [u8]) -> Result<Self, LoadError> {
+        let fault = |f| Err(LoadError::BadBlockmap(f));
+        if body.len() < size::BLOCKMAP_HEADER {
+            return fault(BlockmapFault::Length);
+        }
+        let grid = Grid {
+            origin_x: i32_at(body, 0),
+            origin_y: i32_at(body, 4),
+            block_size: u16_at(body, 8),
+            cols: u16_at(body, 10),
+            rows: u16_at(body, 12),
+        };
+        if !(config::MIN_BLOCK_SIZE..=config::MAX_BLOCK_SIZE).contains(&grid.block_size) {
+            return fault(BlockmapFault::BlockSize(grid.block_size));
+        }
+        let blocks = grid.cols as usize * grid.rows as usize;
+        if blocks == 0 || blocks > config::MAX_BLOCKS {
+            return fault(BlockmapFault::GridSize);
+        }
+        let limit = 2 * config::MAX_COORDINATE as i64 + 2 * config::MAX_BLOCK_SIZE as i64;
+        for (origin, n) in [(grid.origin_x, grid.cols), (grid.origin_y, grid.rows)] {
+            let far = origin as i64 + n as i64 * grid.block_size as i64;
+            if (origin as i64).abs() > limit || far.abs() > limit {
+                return fault(BlockmapFault::GridSize);
+            }
+        }
+        let offsets_len = (blocks + 1) * 4;
+        let offsets = match body.get(size::BLOCKMAP_HEADER..size::BLOCKMAP_HEADER + offsets_len) {
+            Some(o) => o,
+            None => return fault(BlockmapFault::Length),
+        };
+        let entries = body
+            .get(size::BLOCKMAP_HEADER + offsets_len..)
+            .unwrap_or(&[]);
+        if entries.len() % 2 != 0 {
+            return fault(BlockmapFault::Length);
+        }
+        let n_entries = entries.len() / 2;
+        if n_entries > config::MAX_BLOCK_ENTRIES {
+            return Err(LoadError::TooMany {
+                what: "blockmap entries",
+                count: n_entries,
+                max: config::MAX_BLOCK_ENTRIES,
+            });
+        }
+        if u32_at(offsets, 0) != 0 || u32_at(offsets, blocks * 4) as usize != n_entries {
+            return fault(BlockmapFault::Offsets);
+        }
+        for b in 0..blocks {
+            if u32_at(offsets, b * 4) > u32_at(offsets, (b + 1) * 4) {
+                return fault(BlockmapFault::Offsets);
+            }
+        }
+        Ok(BlockmapView {
+            grid,
+            offsets,
+            entries,
+        })
+    }
+
+    /// The grid geometry.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    fn list_bounds(&self, block: usize) -> (usize, usize) {
+        let start = u32_at(self.offsets, block.wrapping_mul(4)) as usize;
+        let end = u32_at(self.offsets, block.wrapping_add(1).wrapping_mul(4)) as usize;
+        (start, end.max(start))
+    }
+
+    /// The walls listed in block `block` (row-major index).
+    pub fn block_walls(&self, block: usize) -> impl Iterator<Item = usize> + 'a {
+        let (start, end) = if block < self.grid.block_count() {
+            self.list_bounds(block)
+        } else {
+            (0, 0)
+        };
+        let entries = self.entries;
+        (start..end).map(move |k| u16_at(entries, k * 2) as usize)
+    }
+
+    /// Number of walls listed in block `block`.
+    pub fn block_len(&self, block: usize) -> usize {
+        if block < self.grid.block_count() {
+            let (s, e) = self.list_bounds(block);
+            e - s
+        } else {
+            0
+        }
+    }
+
+    /// Total wall references over all blocks.
+    pub fn entry_count(&self) -> usize {
+        self.entries.len() / 2
+    }
+
+    fn contains(&self, block: usize, wall: u16) -> bool {
+        let (start, end) = self.list_bounds(block);
+        // Binary search over the sorted list.
+        let (mut lo, mut hi) = (start, end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let v = u16_at(self.entries, mid * 2);
+            if v == wall {
+                return true;
+            }
+            if v < wall {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,53 @@
+//! # A sector/portal raycaster for small machines
+//!
+//! This crate is the whole engine: the compiled map format, the runtime
+//! level, collision, the game tick and the renderer. It has no heap, no
+//! clock, no I/O and no `unsafe`; it builds for bare-metal targets (the
+//! Nintendo 64, a Cortex-M) as well as for desktops. Frontends are thin: they
+//! own the window or the video hardware, the clock and the input devices, and
+//! call into the engine.
+//!
+//! ## The layers, bottom up
+//!
+//! * [`math`]: the one fixed-point type ([`math::Fx`], 16.16) for every world
+//!   quantity, a 48.16 [`math::Wide`] for products, angles and an integer
+//!   sine table. No floating point anywhere, so the same inputs give the same
+//!   bits on every machine.
+//! * [`config`]: every capacity limit and tuning constant, shared with the
+//!   map compiler.
+//! * [`format`]: the compiled map, defined once. [`format::MapView`] reads it
+//!   in place from a `&[u8]` after checking every index and count once
+//!   (`new_checked`); [`format::MapRepr`] writes it. Big-endian on disk, so
+//!   the N64 reads the same bytes in place.
+//! * [`world`]: the runtime level: sectors and walls linked by index
+//!   newtypes, the blockmap broadphase and point location.
+//! * [`collide`]: one query per file: closest point on a segment, segment
+//!   crossings, and the mover that slides a circle through the level
+//!   (sub-steps, push-out, knee and head checks, portal tracking).
+//! * [`game`]: the fixed-tick simulation. [`game::Game::tick`] takes one
+//!   tick of input; time is passed in by calling it, never read.
+//! * [`render`]: one ray per screen column through the sector graph,
+//!   drawing into a caller-owned [`render::Frame`] whose pixel type is a
+//!   parameter. `render::portal` decides what each column sees;
+//!   `render::draw` touches pixels.
+//!
+//! ## Three promises
+//!
+//! 1. **No heap.** Storage with a capacity is `heapless`; the map is
+//!    borrowed; framebuffers belong to the caller.
+//! 2. **Validated once, then panic-free.** Bad bytes give a
+//!    [`format::LoadError`]; after a successful load nothing panics, whatever
+//!    the camera or the input.
+//! 3. **Deterministic.** `tick` is a pure function of the state and the
+//!    input: same inputs, same state, bit for bit, on desktop and console.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod collide;
+pub mod config;
+pub mod format;
+pub mod game;
+pub mod math;
+pub mod render;
+pub mod world;

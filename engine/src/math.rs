@@ -1,0 +1,324 @@
+//! Numbers and small geometry: the only module that names the `fixed` crate.
+//!
+//! * [`Fx`] (16.16) holds every stored world quantity: coordinates, heights,
+//!   radii, angles in degrees. Doom-format maps stay inside ±32767 units, and
+//!   16.16 holds ±32767.99998.
+//! * [`Wide`] (48.16) holds every intermediate that can leave that range: the
+//!   difference of two coordinates (up to 65534), cross and dot products (up to
+//!   about 8.6e9) and squared lengths. Multiplying two `Wide`s goes through
+//!   128-bit arithmetic inside `fixed`, so nothing overflows for any two points
+//!   of a ±32767 map.
+//! * [`Angle`] is degrees in `[0, 360)`, counter-clockwise, 0 = east (+x), so
+//!   that whole-degree turns from a demo file are exact.
+//!
+//! All of it is integer arithmetic: the same inputs give the same bits on
+//! every machine (x86-64, the N64's MIPS, a Cortex-M).
+
+use fixed::types::{I16F16, I48F16};
+
+/// The world number: 16 integer bits, 16 fraction bits.
+pub type Fx = I16F16;
+/// The wide intermediate: 48 integer bits, 16 fraction bits.
+pub type Wide = I48F16;
+
+/// Converts a world number to the wide type (exact).
+#[inline]
+pub fn wide(v: Fx) -> Wide {
+    Wide::from_bits(v.to_bits() as i64)
+}
+
+/// Narrows a wide value back to a world number, saturating at the ends of
+/// the range (only used where the value is known to be in range, or where
+/// saturation is the right answer, such as projected screen coordinates).
+#[inline]
+pub fn narrow(v: Wide) -> Fx {
+    let bits = v.to_bits();
+    Fx::from_bits(bits.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+}
+
+/// A point or displacement in map units.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Vec2 {
+    /// East.
+    pub x: Fx,
+    /// North.
+    pub y: Fx,
+}
+
+impl Vec2 {
+    /// The origin.
+    pub const ZERO: Vec2 = Vec2 {
+        x: Fx::ZERO,
+        y: Fx::ZERO,
+    };
+
+    /// A point from world numbers.
+    #[inline]
+    pub const fn new(x: Fx, y: Fx) -> Self {
+        Vec2 { x, y }
+    }
+
+    /// A point from whole map units (saturating outside ±32767).
+    pub fn from_int(x: i32, y: i32) -> Self {
+        Vec2::new(Fx::saturating_from_num(x), Fx::saturating_from_num(y))
+    }
+
+    /// The same point in the wide type.
+    #[inline]
+    pub fn wide(self) -> WVec {
+        WVec {
+            x: wide(self.x),
+            y: wide(self.y),
+        }
+    }
+}
+
+/// A displacement in the wide type: differences of points and everything
+/// derived from them.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct WVec {
+    /// East.
+    pub x: Wide,
+    /// North.
+    pub y: Wide,
+}
+
+impl WVec {
+    /// The zero vector.
+    pub const ZERO: WVec = WVec {
+        x: Wide::ZERO,
+        y: Wide::ZERO,
+    };
+
+    /// A vector from components.
+    #[inline]
+    pub const fn new(x: Wide, y: Wide) -> Self {
+        WVec { x, y }
+    }
+
+    /// `self - other`, exact.
+    #[inline]
+    pub fn sub(self, o: WVec) -> WVec {
+        WVec::new(self.x - o.x, self.y - o.y)
+    }
+
+    /// `self + other`, exact.
+    #[inline]
+    pub fn add(self, o: WVec) -> WVec {
+        WVec::new(self.x + o.x, self.y + o.y)
+    }
+
+    /// Scales by `k`.
+    #[inline]
+    pub fn scale(self, k: Wide) -> WVec {
+        WVec::new(self.x * k, self.y * k)
+    }
+
+    /// The dot product.
+    #[inline]
+    pub fn dot(self, o: WVec) -> Wide {
+        self.x * o.x + self.y * o.y
+    }
+
+    /// The z component of the cross product: positive when `o` is
+    /// counter-clockwise of `self`.
+    #[inline]
+    pub fn cross(self, o: WVec) -> Wide {
+        self.x * o.y - self.y * o.x
+    }
+
+    /// The squared length.
+    #[inline]
+    pub fn length_squared(self) -> Wide {
+        self.dot(self)
+    }
+
+    /// The length, by integer square root (deterministic everywhere).
+    pub fn length(self) -> Wide {
+        sqrt_wide(self.length_squared())
+    }
+
+    /// Back to a point, saturating at the ends of the world range.
+    #[inline]
+    pub fn narrow(self) -> Vec2 {
+        Vec2::new(narrow(self.x), narrow(self.y))
+    }
+}
+
+/// The square root of a non-negative wide value (0 for negative input).
+pub fn sqrt_wide(v: Wide) -> Wide {
+    let bits = v.to_bits();
+    if bits <= 0 {
+        return Wide::ZERO;
+    }
+    // value = bits / 2^16, sqrt(value) = sqrt(bits * 2^16) / 2^16.
+    let scaled = (bits as u128) << 16;
+    Wide::from_bits(isqrt_u128(scaled) as i64)
+}
+
+/// Floor of the square root of `n`.
+pub fn isqrt_u128(n: u128) -> u128 {
+    if n < 2 {
+        return n;
+    }
+    // Start from a power of two above the root and run Newton's method down.
+    let bits = 128 - n.leading_zeros();
+    let mut x: u128 = 1u128 << bits.div_ceil(2);
+    loop {
+        let y = (x + n / x) >> 1;
+        if y >= x {
+            return x;
+        }
+        x = y;
+    }
+}
+
+/// An angle in degrees, kept in `[0, 360)`; counter-clockwise from east.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Angle(Fx);
+
+/// Table resolution: 1/64 of a degree.
+const STEPS_PER_DEGREE: i32 = 64;
+const QUARTER_STEPS: usize = 90 * STEPS_PER_DEGREE as usize;
+
+impl Angle {
+    /// East.
+    pub const ZERO: Angle = Angle(Fx::ZERO);
+
+    /// An angle from degrees, wrapped into `[0, 360)`.
+    pub fn from_degrees(deg: Fx) -> Angle {
+        let full = Fx::from_num(360);
+        // rem_euclid on the raw bits: exact, never overflows.
+        let bits = deg.to_bits().rem_euclid(full.to_bits());
+        Angle(Fx::from_bits(bits))
+    }
+
+    /// An angle from whole degrees.
+    pub fn from_int_degrees(deg: i32) -> Angle {
+        Angle::from_degrees(Fx::from_bits((deg.rem_euclid(360)) << 16))
+    }
+
+    /// The angle in degrees, in `[0, 360)`.
+    #[inline]
+    pub fn degrees(self) -> Fx {
+        self.0
+    }
+
+    /// This angle turned counter-clockwise by `deg` degrees.
+    pub fn turned(self, deg: Fx) -> Angle {
+        let full = Fx::from_num(360).to_bits() as i64;
+        let sum = self.0.to_bits() as i64 + deg.to_bits() as i64;
+        Angle(Fx::from_bits(sum.rem_euclid(full) as i32))
+    }
+
+    /// Cosine and sine, from the table.
+    pub fn cos_sin(self) -> (Fx, Fx) {
+        // Index in 1/64 degree steps, rounded to nearest.
+        let idx = ((self.0.to_bits() as i64 * STEPS_PER_DEGREE as i64 + (1 << 15)) >> 16) as usize;
+        let idx = idx % (4 * QUARTER_STEPS);
+        (sin_index(idx + QUARTER_STEPS), sin_index(idx))
+    }
+
+    /// The unit vector this angle points along.
+    pub fn unit(self) -> Vec2 {
+        let (c, s) = self.cos_sin();
+        Vec2::new(c, s)
+    }
+}
+
+/// The sine of `idx` table steps (any non-negative index, wrapped).
+fn sin_index(idx: usize) -> Fx {
+    let idx = idx % (4 * QUARTER_STEPS);
+    let quadrant = idx / QUARTER_STEPS;
+    let rem = idx % QUARTER_STEPS;
+    let raw = match quadrant {
+        0 => SIN_TABLE.get(rem).copied().unwrap_or(0),
+        1 => SIN_TABLE.get(QUARTER_STEPS - rem).copied().unwrap_or(0),
+        2 => -SIN_TABLE.get(rem).copied().unwrap_or(0),
+        _ => -SIN_TABLE.get(QUARTER_STEPS - rem).copied().unwrap_or(0),
+    };
+    Fx::from_bits(raw)
+}
+
+/// `sin` over a quarter turn, 16.16 raw bits, built at compile time by an
+/// integer Taylor series so that no floating point is ever involved.
+static SIN_TABLE: [i32; QUARTER_STEPS + 1] = build_sin_table();
+
+const fn build_sin_table() -> [i32; QUARTER_STEPS + 1] {
+    // Work in 2.60 fixed point inside i128.
+    const ONE: i128 = 1 << 60;
+    // pi/2 in 2.60: 1.5707963267948966 * 2^60
+    const HALF_PI: i128 = 1_811_018_241_397_103_755;
+    let mut table = [0i32; QUARTER_STEPS + 1];
+    let mut i = 0;
+    while i <= QUARTER_STEPS {
+        let x = HALF_PI * i as i128 / QUARTER_STEPS as i128;
+        let x2 = x * x / ONE;
+        // sin x = x - x^3/3! + x^5/5! - ...
+        let mut term = x;
+        let mut sum = x;
+        let mut k = 1;
+        while k < 12 {
+            term = -term * x2 / ONE / ((2 * k) * (2 * k + 1)) as i128;
+            sum += term;
+            k += 1;
+        }
+        // Round 2.60 to 16.16.
+        let raw = (sum + (1 << 43)) >> 44;
+        table[i] = raw as i32;
+        i += 1;
+    }
+    table
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sine_table_endpoints_are_exact() {
+        assert_eq!(SIN_TABLE[0], 0);
+        assert_eq!(SIN_TABLE[QUARTER_STEPS], 1 << 16);
+        // sin 30 = 0.5 exactly
+        assert_eq!(SIN_TABLE[30 * 64], 1 << 15);
+    }
+
+    #[test]
+    fn cardinal_directions() {
+        assert_eq!(Angle::from_int_degrees(0).unit(), Vec2::from_int(1, 0));
+        assert_eq!(Angle::from_int_degrees(90).unit(), Vec2::from_int(0, 1));
+        assert_eq!(Angle::from_int_degrees(180).unit(), Vec2::from_int(-1, 0));
+        assert_eq!(Angle::from_int_degrees(270).unit(), Vec2::from_int(0, -1));
+        assert_eq!(Angle::from_int_degrees(-90), Angle::from_int_degrees(270));
+    }
+
+    #[test]
+    fn turning_wraps_both_ways() {
+        let a = Angle::from_int_degrees(350).turned(Fx::from_num(20));
+        assert_eq!(a.degrees(), Fx::from_num(10));
+        let b = Angle::from_int_degrees(10).turned(Fx::from_num(-20));
+        assert_eq!(b.degrees(), Fx::from_num(350));
+    }
+
+    #[test]
+    fn sqrt_is_floor_of_root() {
+        assert_eq!(sqrt_wide(Wide::from_num(16)), Wide::from_num(4));
+        assert_eq!(sqrt_wide(Wide::from_num(2)).to_bits(), 92681); // 1.41421 * 65536
+        for n in [0u128, 1, 2, 3, 4, 15, 16, 17, 1 << 40, (1 << 80) + 12345] {
+            let r = isqrt_u128(n);
+            assert!(r * r <= n && (r + 1) * (r + 1) > n, "{n}");
+        }
+    }
+
+    #[test]
+    fn wide_products_do_not_overflow_at_map_extremes() {
+        let a = Vec2::from_int(-32767, -32767).wide();
+        let b = Vec2::from_int(32767, 32767).wide();
+        let d = b.sub(a);
+        assert_eq!(d.length_squared(), Wide::from_num(2i64 * 65534 * 65534));
+        assert_eq!(
+            d.cross(WVec::new(d.x, -d.y)),
+            Wide::from_num(-2i64 * 65534 * 65534)
+        );
+    }
+}

@@ -1,0 +1,232 @@
+//! The runtime level: typed, index-linked views of a loaded map.
+//!
+//! [`Level`] wraps a validated [`MapView`] and speaks in index newtypes
+//! ([`SectorId`], [`WallId`]) instead of raw `u16`s. Walls and sectors refer
+//! to each other only by index; nothing holds a pointer.
+
+pub mod blockmap;
+
+use crate::config::collision::MAX_QUERY_WALLS;
+use crate::format::{LoadError, MapView, NO_SECTOR};
+use crate::math::{wide, Fx, Vec2, WVec, Wide};
+use heapless::Vec as HVec;
+
+/// Index of a sector.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SectorId(pub u16);
+
+/// Index of a wall.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct WallId(pub u16);
+
+/// A wall, decoded: its end points and the sectors on each side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Wall {
+    /// Start point.
+    pub a: Vec2,
+    /// End point.
+    pub b: Vec2,
+    /// The sector to the right of `a -> b`.
+    pub front: SectorId,
+    /// The sector to the left, if this wall is a portal.
+    pub back: Option<SectorId>,
+}
+
+impl Wall {
+    /// The sector on the other side from `s`, if any (for a wall whose
+    /// both sides are the same sector, that sector).
+    pub fn other_side(&self, s: SectorId) -> Option<SectorId> {
+        match self.back {
+            None => None,
+            Some(back) if back == s => Some(self.front),
+            Some(_) if self.front == s => self.back,
+            // `s` is on neither side: treat the wall as opaque.
+            Some(_) => None,
+        }
+    }
+
+    /// The sector on the side of the wall where `p` lies (`front` for a
+    /// point exactly on the line), or `None` for the back of a one-sided
+    /// wall.
+    pub fn sector_on_side_of(&self, p: Vec2) -> Option<SectorId> {
+        if self.side_of(p) > Wide::ZERO {
+            self.back
+        } else {
+            Some(self.front)
+        }
+    }
+
+    /// The cross product of `b - a` with `p - a`: negative when `p` is to
+    /// the right (the front side), positive to the left, zero on the line.
+    /// In map units squared.
+    pub fn side_of(&self, p: Vec2) -> Wide {
+        let a = self.a.wide();
+        self.b.wide().sub(a).cross(p.wide().sub(a))
+    }
+
+    /// The wall's direction `b - a`.
+    pub fn delta(&self) -> WVec {
+        self.b.wide().sub(self.a.wide())
+    }
+}
+
+/// A sector, decoded.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Sector {
+    /// Floor height.
+    pub floor: Fx,
+    /// Ceiling height.
+    pub ceiling: Fx,
+    /// Light, 0..=255.
+    pub light: u8,
+    /// Floor colour (palette index).
+    pub floor_color: u8,
+    /// Ceiling colour (palette index).
+    pub ceiling_color: u8,
+    /// Wall colour (palette index).
+    pub wall_color: u8,
+}
+
+/// A loaded level: the validated map, read in place.
+#[derive(Copy, Clone, Debug)]
+pub struct Level<'a> {
+    map: MapView<'a>,
+}
+
+impl<'a> Level<'a> {
+    /// Validates and wraps a compiled map.
+    pub fn load(bytes: &'a [u8]) -> Result<Self, LoadError> {
+        Ok(Level {
+            map: MapView::new_checked(bytes)?,
+        })
+    }
+
+    /// The underlying format view.
+    pub fn map(&self) -> &MapView<'a> {
+        &self.map
+    }
+
+    /// Number of walls.
+    pub fn wall_count(&self) -> usize {
+        self.map.wall_count()
+    }
+
+    /// Number of sectors.
+    pub fn sector_count(&self) -> usize {
+        self.map.sector_count()
+    }
+
+    /// Wall `id`.
+    pub fn wall(&self, id: WallId) -> Wall {
+        let r = self.map.wall(id.0 as usize);
+        let (a, b) = self.map.wall_points(id.0 as usize);
+        Wall {
+            a,
+            b,
+            front: SectorId(r.front),
+            back: if r.back == NO_SECTOR {
+                None
+            } else {
+                Some(SectorId(r.back))
+            },
+        }
+    }
+
+    /// Sector `id`.
+    pub fn sector(&self, id: SectorId) -> Sector {
+        let r = self.map.sector(id.0 as usize);
+        Sector {
+            floor: r.floor,
+            ceiling: r.ceiling,
+            light: r.light,
+            floor_color: r.floor_color,
+            ceiling_color: r.ceiling_color,
+            wall_color: r.wall_color,
+        }
+    }
+
+    /// The walls bordering sector `id`.
+    pub fn sector_walls(&self, id: SectorId) -> impl Iterator<Item = WallId> + 'a {
+        self.map
+            .sector_walls(id.0 as usize)
+            .map(|w| WallId(w as u16))
+    }
+
+    /// Calls `f` once for every wall that comes within the box
+    /// `[min, max]`, and possibly for some walls near it. Each wall is
+    /// reported once while the box holds at most
+    /// [`MAX_QUERY_WALLS`] distinct walls; beyond that some may be
+    /// reported twice (never missed). Returns the number of calls.
+    pub fn walls_in_box(&self, min: WVec, max: WVec, mut f: impl FnMut(WallId)) -> usize {
+        let bm = self.map.blockmap();
+        let Some(range) = bm.grid().blocks_in_box((min.x, min.y), (max.x, max.y)) else {
+            return 0;
+        };
+        let cols = bm.grid().cols as usize;
+        let mut seen: HVec<u16, MAX_QUERY_WALLS> = HVec::new();
+        let mut calls = 0;
+        for r in range.r0..=range.r1 {
+            for c in range.c0..=range.c1 {
+                for w in bm.block_walls(r as usize * cols + c as usize) {
+                    let w = w as u16;
+                    if range.len() > 1 {
+                        if seen.contains(&w) {
+                            continue;
+                        }
+                        // A full list only costs duplicates, never misses.
+                        let _ = seen.push(w);
+                    }
+                    calls += 1;
+                    f(WallId(w));
+                }
+            }
+        }
+        calls
+    }
+
+    /// The sector that contains `p`, found by casting a ray from `p`
+    /// towards +x and taking the side of the first wall it crosses.
+    /// `None` if `p` is outside every sector.
+    pub fn locate(&self, p: Vec2) -> Option<SectorId> {
+        let bm = self.map.blockmap();
+        let grid = *bm.grid();
+        let (px, py) = (wide(p.x), wide(p.y));
+        let row = grid.row_of(py);
+        if row < 0 || row >= grid.rows as i64 {
+            return None;
+        }
+        let mut col = grid.col_of(px).max(0);
+        let mut best: Option<(Wide, WallId)> = None;
+        while col < grid.cols as i64 {
+            let block = row as usize * grid.cols as usize + col as usize;
+            for w in bm.block_walls(block) {
+                let id = WallId(w as u16);
+                let wall = self.wall(id);
+                let (a, b) = (wall.a.wide(), wall.b.wide());
+                // Half-open crossing rule: a vertex on the ray counts for
+                // exactly one of the two walls that meet there.
+                if (a.y > py) == (b.y > py) {
+                    continue;
+                }
+                let x = a.x + (py - a.y) * (b.x - a.x) / (b.y - a.y);
+                if x < px {
+                    continue;
+                }
+                if best.is_none_or(|(bx, _)| x < bx) {
+                    best = Some((x, id));
+                }
+            }
+            // A hit inside this column cannot be beaten by a later column.
+            let col_end = Wide::from_num(grid.origin_x)
+                + Wide::from_num(grid.block_size) * Wide::from_num(col + 1);
+            if best.is_some_and(|(bx, _)| bx <= col_end) {
+                break;
+            }
+            col += 1;
+        }
+        let (_, id) = best?;
+        let wall = self.wall(id);
+        // The ray runs towards +x; the wall's side at p decides the sector.
+        wall.sector_on_side_of(p)
+    }
+}
