@@ -1,1 +1,1 @@
-//! The fixed-tick simulation.
+//! The fixed-tick simulation (placeholder until the mover lands).
