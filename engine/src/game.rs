@@ -1,1 +1,402 @@
-//! The fixed-tick simulation (placeholder until the mover lands).
+//! The fixed-tick simulation.
+//!
+//! [`Game::tick`] advances the world by one tick (1/35 s) given one tick of
+//! [`Input`]. The game never reads a clock: a frontend calls `tick` 35 times
+//! per second of its own time, a test calls it as fast as it likes, and the
+//! same inputs give the same state, bit for bit, on every machine.
+//!
+//! One tick, in order:
+//! 1. the player turns and, when on the ground, gains thrust from the input
+//!    (DOOM's running thrust and friction, so DOOM's top speed);
+//! 2. every body slides by its velocity through the walls
+//!    ([`crate::collide::mover`]); the velocity loses its component into
+//!    each wall touched, and keeps the rest;
+//! 3. overlapping bodies are pushed apart ([`crate::collide::push_apart`]),
+//!    each push itself a wall-checked move; stable bodies gain the push as
+//!    velocity, capped at their top speed;
+//! 4. feet snap up onto a higher floor within the knee height (the view
+//!    eases up after them), fall under gravity off ledges, and stay under
+//!    the ceiling;
+//! 5. friction.
+
+use heapless::Vec as HVec;
+
+use crate::collide::mover::{push_out, slide_move, support, Placement};
+use crate::collide::push_apart::{push_apart, Disc, Separation};
+use crate::collide::BodyShape;
+use crate::config::{player, MAX_BODIES};
+use crate::format::kind;
+use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
+use crate::render::Camera;
+use crate::world::{Level, SectorId};
+
+/// One tick of player input, in the units of a demo line.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Input {
+    /// Percent of full forward speed, -100 (back) to 100.
+    pub forward: i8,
+    /// Percent of full sideways speed, -100 (left) to 100 (right).
+    pub strafe: i8,
+    /// Whole degrees to turn this tick, left positive.
+    pub turn: i16,
+}
+
+impl Input {
+    /// No input.
+    pub const IDLE: Input = Input {
+        forward: 0,
+        strafe: 0,
+        turn: 0,
+    };
+
+    /// An input with its percentages clamped to ±100.
+    pub fn new(forward: i32, strafe: i32, turn: i32) -> Input {
+        Input {
+            forward: forward.clamp(-100, 100) as i8,
+            strafe: strafe.clamp(-100, 100) as i8,
+            turn: turn.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+        }
+    }
+}
+
+/// A moving round body: the player or a pushable entity.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Body {
+    /// Where it is.
+    pub at: Placement,
+    /// Horizontal velocity, map units per tick.
+    pub vel: Vec2,
+    /// Vertical velocity, map units per tick (negative: falling).
+    pub vz: Fx,
+    /// Its dimensions.
+    pub shape: BodyShape,
+    /// Fastest horizontal speed after a push.
+    pub max_speed: Fx,
+    /// False until the body has spent a tick without touching an unstable
+    /// one; pushes move unstable bodies but give them no speed.
+    pub stable: bool,
+}
+
+/// The player's state as frontends, traces and tests see it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct PlayerState {
+    /// Ticks since the game began.
+    pub tick: u32,
+    /// Centre.
+    pub pos: Vec2,
+    /// Height of the feet.
+    pub z: Fx,
+    /// Height of the eyes (eased after steps, kept under the ceiling).
+    pub view_z: Fx,
+    /// Facing.
+    pub angle: Angle,
+    /// The sector the centre is in.
+    pub sector: SectorId,
+}
+
+/// The game: a level, its bodies (the player is body 0) and the clock in
+/// ticks.
+#[derive(Clone, Debug)]
+pub struct Game<'a> {
+    level: Level<'a>,
+    bodies: HVec<Body, MAX_BODIES>,
+    angle: Angle,
+    /// Eye height above the feet; dips on steps and landings, then eases
+    /// back to [`player::EYE_HEIGHT`].
+    view_height: Fx,
+    view_delta: Fx,
+    tick: u32,
+}
+
+/// The player's shape.
+pub const PLAYER_SHAPE: BodyShape = BodyShape {
+    radius: player::RADIUS,
+    height: player::HEIGHT,
+    knee: player::KNEE_HEIGHT,
+};
+
+/// Top speed of a pushable entity after a push.
+pub const ENTITY_MAX_SPEED: Fx = Fx::lit("8");
+
+fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx) -> Body {
+    let sector = level.locate(pos).unwrap_or_default();
+    let floor = level.sector(sector).floor;
+    let mut at = Placement {
+        pos,
+        z: floor,
+        sector,
+    };
+    // A spawn overlapping a wall is pushed clear if it can be.
+    let mut contacts = HVec::new();
+    let mut tested = 0;
+    if let Some(p) = push_out(level, &shape, at, &mut contacts, &mut tested) {
+        at = p;
+    }
+    Body {
+        at,
+        vel: Vec2::ZERO,
+        vz: Fx::ZERO,
+        shape,
+        max_speed,
+        stable: false,
+    }
+}
+
+impl<'a> Game<'a> {
+    /// A new game at the map's player 1 start, with one body per pushable
+    /// thing (as many as fit in [`MAX_BODIES`]).
+    pub fn new(level: Level<'a>) -> Self {
+        let start = level.map().player_start();
+        let mut bodies = HVec::new();
+        let _ = bodies.push(spawn(
+            &level,
+            Vec2::new(start.x, start.y),
+            PLAYER_SHAPE,
+            player::MAX_SPEED,
+        ));
+        for t in level.map().things() {
+            if t.kind == kind::PUSHABLE {
+                let shape = BodyShape {
+                    radius: t.radius,
+                    height: player::HEIGHT,
+                    knee: player::KNEE_HEIGHT,
+                };
+                if bodies
+                    .push(spawn(&level, Vec2::new(t.x, t.y), shape, ENTITY_MAX_SPEED))
+                    .is_err()
+                {
+                    break;
+                }
+            }
+        }
+        Game {
+            level,
+            bodies,
+            angle: Angle::from_degrees(start.angle),
+            view_height: player::EYE_HEIGHT,
+            view_delta: Fx::ZERO,
+            tick: 0,
+        }
+    }
+
+    /// The level.
+    pub fn level(&self) -> &Level<'a> {
+        &self.level
+    }
+
+    /// All bodies; the player is first.
+    pub fn bodies(&self) -> &[Body] {
+        &self.bodies
+    }
+
+    /// Ticks since the game began.
+    pub fn tick_count(&self) -> u32 {
+        self.tick
+    }
+
+    /// The player's state.
+    pub fn player(&self) -> PlayerState {
+        let body = self
+            .bodies
+            .first()
+            .copied()
+            .unwrap_or_else(|| spawn(&self.level, Vec2::ZERO, PLAYER_SHAPE, player::MAX_SPEED));
+        let ceiling = self.level.sector(body.at.sector).ceiling;
+        let view_z = (body.at.z + self.view_height)
+            .min(ceiling - player::CEILING_VIEW_MARGIN)
+            .max(body.at.z);
+        PlayerState {
+            tick: self.tick,
+            pos: body.at.pos,
+            z: body.at.z,
+            view_z,
+            angle: self.angle,
+            sector: body.at.sector,
+        }
+    }
+
+    /// The camera at the player's eyes.
+    pub fn camera(&self) -> Camera {
+        let p = self.player();
+        Camera {
+            pos: p.pos,
+            eye_z: p.view_z,
+            angle: p.angle,
+            sector: p.sector,
+        }
+    }
+
+    /// Advances the game by one tick.
+    pub fn tick(&mut self, input: Input) {
+        self.tick = self.tick.wrapping_add(1);
+        self.apply_input(input);
+        let level = self.level;
+        for body in self.bodies.iter_mut() {
+            move_body(&level, body);
+        }
+        self.push_bodies_apart();
+        for (i, body) in self.bodies.iter_mut().enumerate() {
+            let step = settle_vertically(&level, body);
+            if i == 0 {
+                if step > Fx::ZERO {
+                    // Stepped up: the eyes lag behind the feet and catch up.
+                    self.view_height = (self.view_height - step).max(player::EYE_HEIGHT / 2);
+                    self.view_delta = (player::EYE_HEIGHT - self.view_height) / 8;
+                } else if step < Fx::ZERO {
+                    // Landed from a fall: the knees give a little.
+                    self.view_delta = step / 8;
+                }
+            }
+            apply_friction(body, i == 0 && input != Input::IDLE);
+            body.stable = true;
+        }
+        self.ease_view();
+    }
+
+    fn apply_input(&mut self, input: Input) {
+        self.angle = self.angle.turned(Fx::from_num(input.turn));
+        let Some(player) = self.bodies.first_mut() else {
+            return;
+        };
+        let floor = support(&self.level, &player.shape, &player.at).floor;
+        if player.at.z > floor {
+            // No thrust in mid-air.
+            return;
+        }
+        let facing = self.angle.unit();
+        // Right of the facing: the facing turned -90 degrees.
+        let right = Vec2::new(facing.y, -facing.x);
+        let fwd = player::FORWARD_THRUST * Fx::from_num(input.forward) / 100;
+        let side = player::STRAFE_THRUST * Fx::from_num(input.strafe) / 100;
+        let thrust = facing
+            .wide()
+            .scale(wide(fwd))
+            .add(right.wide().scale(wide(side)));
+        player.vel = player.vel.wide().add(thrust).narrow();
+    }
+
+    fn push_bodies_apart(&mut self) {
+        let n = self.bodies.len();
+        if n < 2 {
+            return;
+        }
+        let mut discs: HVec<Disc, MAX_BODIES> = HVec::new();
+        let mut stable: HVec<bool, MAX_BODIES> = HVec::new();
+        for b in self.bodies.iter() {
+            let _ = discs.push(Disc {
+                pos: b.at.pos,
+                z: b.at.z,
+                radius: b.shape.radius,
+                height: b.shape.height,
+            });
+            let _ = stable.push(b.stable);
+        }
+        let mut out = [Separation::default(); MAX_BODIES];
+        push_apart(&discs, &mut stable, &mut out);
+        let level = self.level;
+        for ((body, sep), &is_stable) in self.bodies.iter_mut().zip(out.iter()).zip(stable.iter()) {
+            if !sep.collided {
+                continue;
+            }
+            // Walls win: the push is itself a checked move.
+            let (at, _) = slide_move(&level, &body.shape, body.at, sep.adjust);
+            let moved = at.pos.wide().sub(body.at.pos.wide());
+            body.at = at;
+            body.stable = is_stable;
+            if is_stable {
+                body.vel = cap_speed(body.vel.wide().add(moved), body.max_speed).narrow();
+            }
+        }
+    }
+
+    fn ease_view(&mut self) {
+        // DOOM's P_CalcHeight: the offset accelerates back to eye height.
+        if self.view_delta != Fx::ZERO || self.view_height != player::EYE_HEIGHT {
+            self.view_height += self.view_delta;
+            if self.view_height > player::EYE_HEIGHT {
+                self.view_height = player::EYE_HEIGHT;
+                self.view_delta = Fx::ZERO;
+            }
+            if self.view_height < player::EYE_HEIGHT / 2 {
+                self.view_height = player::EYE_HEIGHT / 2;
+                if self.view_delta <= Fx::ZERO {
+                    self.view_delta = Fx::ONE;
+                }
+            }
+            if self.view_height < player::EYE_HEIGHT {
+                self.view_delta += Fx::lit("0.25");
+            }
+        }
+    }
+}
+
+fn cap_speed(v: WVec, max: Fx) -> WVec {
+    let max = wide(max);
+    let len2 = v.length_squared();
+    if len2 <= max * max {
+        return v;
+    }
+    let len = v.length();
+    if len == Wide::ZERO {
+        return v;
+    }
+    WVec::new(v.x * max / len, v.y * max / len)
+}
+
+fn move_body(level: &Level<'_>, body: &mut Body) {
+    let vel = cap_speed(body.vel.wide(), body.max_speed);
+    let (at, outcome) = slide_move(level, &body.shape, body.at, vel);
+    body.at = at;
+    // Keep the velocity along the walls touched, drop the part into them.
+    let mut v = vel;
+    for push in outcome.contacts.iter() {
+        let into = v.dot(*push);
+        let len2 = push.length_squared();
+        if into < Wide::ZERO && len2 > Wide::ZERO {
+            v = v.sub(push.scale(into / len2));
+        }
+    }
+    if outcome.refused > 0 && outcome.contacts.is_empty() {
+        // Refused without sliding (a wedge, a blocked crossing): stop.
+        v = WVec::ZERO;
+    }
+    body.vel = v.narrow();
+}
+
+/// Applies steps, gravity and the ceiling. Returns how far the feet rose
+/// onto a step (positive) or the landing speed (negative) this tick, or 0.
+fn settle_vertically(level: &Level<'_>, body: &mut Body) -> Fx {
+    let s = support(level, &body.shape, &body.at);
+    let mut event = Fx::ZERO;
+    if body.at.z < s.floor {
+        // Onto a step: the feet go straight up (the walls already
+        // checked it is within the knee height).
+        event = s.floor - body.at.z;
+        body.at.z = s.floor;
+        body.vz = Fx::ZERO;
+    } else if body.at.z > s.floor {
+        body.vz -= player::GRAVITY;
+        body.at.z = (body.at.z + body.vz).max(s.floor);
+        if body.at.z == s.floor {
+            if body.vz < Fx::from_num(-8) {
+                event = body.vz;
+            }
+            body.vz = Fx::ZERO;
+        }
+    }
+    // The head stays under the ceiling where it can.
+    if body.at.z + body.shape.height > s.ceiling {
+        body.at.z = (s.ceiling - body.shape.height).max(s.floor);
+    }
+    event
+}
+
+fn apply_friction(body: &mut Body, thrusting: bool) {
+    // DOOM: stop dead below a small speed when there is no input.
+    let stop = Fx::lit("0.0625");
+    if !thrusting && body.vel.x.abs() < stop && body.vel.y.abs() < stop {
+        body.vel = Vec2::ZERO;
+        return;
+    }
+    body.vel = Vec2::new(body.vel.x * player::FRICTION, body.vel.y * player::FRICTION);
+}

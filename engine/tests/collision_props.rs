@@ -1,0 +1,164 @@
+//! Property tests over random levels: the collision guarantees hold for
+//! levels and moves nobody wrote by hand.
+
+mod support;
+
+use engine::collide::mover::slide_move;
+use engine::collide::{project_point_segment, wall_blocks};
+use engine::config::collision::TOLERANCE;
+use engine::game::{Game, Input, PLAYER_SHAPE};
+use engine::math::{Fx, Vec2, WVec, Wide};
+use engine::world::{Level, WallId};
+use proptest::prelude::*;
+use std::collections::BTreeSet;
+
+const FLOORS: [i32; 7] = [0, 8, 16, 24, 25, 40, 64];
+const ROOMS: [i32; 5] = [50, 56, 57, 72, 128];
+
+fn cells(cols: usize, rows: usize) -> impl Strategy<Value = Vec<Option<(i32, i32)>>> {
+    prop::collection::vec(
+        prop_oneof![
+            1 => Just(None),
+            3 => (0..FLOORS.len(), 0..ROOMS.len()).prop_map(|(f, r)| Some((FLOORS[f], FLOORS[f] + ROOMS[r]))),
+        ],
+        cols * rows,
+    )
+}
+
+#[derive(Debug, Clone)]
+struct Case {
+    bytes: Vec<u8>,
+    moves: Vec<(i32, i32)>,
+    inputs: Vec<(i32, i32, i32)>,
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    (3usize..7, 3usize..7)
+        .prop_flat_map(|(cols, rows)| {
+            (
+                Just((cols, rows)),
+                cells(cols, rows),
+                prop::collection::vec((-16i32..=16, -16i32..=16), 64),
+                0..cols * rows,
+                prop::collection::vec((0..cols * rows, 8i32..24), 0..4),
+                prop::collection::vec(
+                    prop_oneof![
+                        4 => (-40i32..=40, -40i32..=40),
+                        1 => (-3000i32..=3000, -3000i32..=3000),
+                    ],
+                    1..40,
+                ),
+                prop::collection::vec((-100i32..=100, -100i32..=100, -20i32..=20), 1..200),
+            )
+        })
+        .prop_filter_map(
+            "map must compile with an open start",
+            |((cols, rows), mut cells, jitter, start, ents, moves, inputs)| {
+                if cells[start].is_none() {
+                    cells[start] = Some((0, 128));
+                }
+                let bytes = support::grid_map(cols, rows, &cells, &jitter, start, &ents)?;
+                Some(Case {
+                    bytes,
+                    moves,
+                    inputs,
+                })
+            },
+        )
+}
+
+fn distance(level: &Level<'_>, id: WallId, p: Vec2) -> f64 {
+    let w = level.wall(id);
+    let q = project_point_segment(p.wide(), w.a.wide(), w.b.wide()).point;
+    p.wide().sub(q).length().to_num::<f64>()
+}
+
+fn on_some_wall_line(level: &Level<'_>, p: Vec2) -> bool {
+    (0..level.wall_count()).any(|i| {
+        let w = level.wall(WallId(i as u16));
+        w.side_of(p) == Wide::ZERO && distance(level, WallId(i as u16), p) < 1.0
+    })
+}
+
+fn tol() -> f64 {
+    TOLERANCE.to_num::<f64>() + 1e-3
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    /// After any move the body overlaps no wall that blocks it (beyond the
+    /// tolerance), and the sector it tracked through portals is the one
+    /// its centre is really in: it crossed no wall it may not cross.
+    #[test]
+    fn moves_never_end_inside_a_wall_or_in_the_wrong_sector(c in case()) {
+        let level = Level::load(&c.bytes).unwrap();
+        let game = Game::new(level);
+        let mut at = game.bodies()[0].at;
+        prop_assume!(level.locate(at.pos) == Some(at.sector));
+        let r = PLAYER_SHAPE.radius.to_num::<f64>();
+        for &(dx, dy) in &c.moves {
+            let delta = WVec::new(Wide::from_num(dx), Wide::from_num(dy));
+            let (next, _) = slide_move(&level, &PLAYER_SHAPE, at, delta);
+            for i in 0..level.wall_count() {
+                let id = WallId(i as u16);
+                let w = level.wall(id);
+                if wall_blocks(&level, &w, &PLAYER_SHAPE, next.z).is_some() {
+                    let d = distance(&level, id, next.pos);
+                    prop_assert!(d >= r - tol(), "wall {i} at {d} from {:?}", next.pos);
+                }
+            }
+            if !on_some_wall_line(&level, next.pos) {
+                prop_assert_eq!(level.locate(next.pos), Some(next.sector), "at {:?}", next.pos);
+            }
+            at = next;
+        }
+    }
+
+    /// The whole game, ticks of random input with entities about: the
+    /// player never overlaps a one-sided wall and never leaves the map.
+    #[test]
+    fn ticks_keep_the_player_inside_the_map(c in case()) {
+        let level = Level::load(&c.bytes).unwrap();
+        let mut game = Game::new(level);
+        let r = PLAYER_SHAPE.radius.to_num::<f64>();
+        let start = game.player();
+        prop_assume!(level.locate(start.pos) == Some(start.sector));
+        for &(f, s, t) in &c.inputs {
+            game.tick(Input::new(f, s, t));
+            let p = game.player();
+            for i in 0..level.wall_count() {
+                let id = WallId(i as u16);
+                if level.wall(id).back.is_none() {
+                    let d = distance(&level, id, p.pos);
+                    prop_assert!(d >= r - tol(), "one-sided wall {i} at {d}");
+                }
+            }
+            if !on_some_wall_line(&level, p.pos) {
+                prop_assert_eq!(level.locate(p.pos), Some(p.sector));
+            }
+            prop_assert!(p.z >= level.sector(p.sector).floor - Fx::from_num(0) || p.z >= Fx::ZERO);
+        }
+    }
+
+    /// The blockmap never misses a wall: every wall within a radius of a
+    /// point (checked against all walls) is among those a box query
+    /// returns.
+    #[test]
+    fn blockmap_queries_find_every_nearby_wall(c in case(), px in -50i32..450, py in -50i32..450, radius in 1i32..200) {
+        let level = Level::load(&c.bytes).unwrap();
+        let p = Vec2::from_int(px, py);
+        let rw = Wide::from_num(radius);
+        let mut found = BTreeSet::new();
+        level.walls_in_box(
+            WVec::new(p.wide().x - rw, p.wide().y - rw),
+            WVec::new(p.wide().x + rw, p.wide().y + rw),
+            |id| { found.insert(id.0); },
+        );
+        for i in 0..level.wall_count() {
+            if distance(&level, WallId(i as u16), p) <= radius as f64 {
+                prop_assert!(found.contains(&(i as u16)), "wall {i} missed");
+            }
+        }
+    }
+}
