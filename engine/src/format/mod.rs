@@ -37,7 +37,7 @@ mod error;
 mod view;
 
 pub use emit::{EmitError, MapRepr};
-pub use error::LoadError;
+pub use error::{BlockmapFault, LoadError};
 pub use view::{BlockmapView, MapView};
 
 use crate::math::Fx;

@@ -1,0 +1,414 @@
+//! The compiled format: emit/read round trips, and one test per load error.
+
+use engine::format::bytes::u32_at;
+use engine::format::{
+    kind, BlockmapRepr, LoadError, MapRepr, MapView, SectorRecord, ThingRecord, VertexRecord,
+    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NO_SECTOR,
+};
+use engine::math::{Fx, Vec2};
+use engine::world::blockmap::{for_each_block_touching_segment, Grid};
+
+/// A square room with one portal to a second room, built by hand.
+struct Owned {
+    vertices: Vec<VertexRecord>,
+    walls: Vec<WallRecord>,
+    sectors: Vec<SectorRecord>,
+    sector_walls: Vec<u16>,
+    things: Vec<ThingRecord>,
+    grid: Grid,
+    offsets: Vec<u32>,
+    entries: Vec<u16>,
+}
+
+fn v(x: i32, y: i32) -> VertexRecord {
+    VertexRecord {
+        x: Fx::from_num(x),
+        y: Fx::from_num(y),
+    }
+}
+
+fn wall(v1: u16, v2: u16, front: u16, back: u16) -> WallRecord {
+    WallRecord {
+        v1,
+        v2,
+        front,
+        back,
+        flags: 0,
+    }
+}
+
+impl Owned {
+    fn new() -> Owned {
+        // 0-1-2-3 room A (0..128), 1-4-5-2 room B (128..256); clockwise
+        // loops so each room is on the right of its walls.
+        let vertices = vec![v(0, 0), v(128, 0), v(128, 128), v(0, 128), v(256, 0), v(256, 128)];
+        let walls = vec![
+            wall(0, 3, 0, NO_SECTOR),
+            wall(3, 2, 0, NO_SECTOR),
+            wall(2, 1, 0, 1),
+            wall(1, 0, 0, NO_SECTOR),
+            wall(1, 4, 1, NO_SECTOR),
+            wall(4, 5, 1, NO_SECTOR),
+            wall(5, 2, 1, NO_SECTOR),
+        ];
+        let sector = |floor: i32, first: u32, count: u32| SectorRecord {
+            floor: Fx::from_num(floor),
+            ceiling: Fx::from_num(128),
+            light: 200,
+            floor_color: 1,
+            ceiling_color: 2,
+            wall_color: 3,
+            first_wall: first,
+            wall_count: count,
+        };
+        let sectors = vec![sector(0, 0, 4), sector(16, 4, 4)];
+        let sector_walls = vec![0, 1, 2, 3, 2, 4, 5, 6];
+        let things = vec![
+            ThingRecord {
+                x: Fx::from_num(64),
+                y: Fx::from_num(64),
+                angle: Fx::from_num(90),
+                kind: kind::PLAYER_START,
+                ..Default::default()
+            },
+            ThingRecord {
+                x: Fx::from_num(200),
+                y: Fx::from_num(64),
+                radius: Fx::from_num(20),
+                kind: kind::PUSHABLE,
+                ..Default::default()
+            },
+        ];
+        let grid = Grid {
+            origin_x: -8,
+            origin_y: -8,
+            block_size: 64,
+            cols: 5,
+            rows: 3,
+        };
+        let mut o = Owned {
+            vertices,
+            walls,
+            sectors,
+            sector_walls,
+            things,
+            grid,
+            offsets: vec![],
+            entries: vec![],
+        };
+        o.rebuild_blockmap();
+        o
+    }
+
+    fn rebuild_blockmap(&mut self) {
+        let mut lists = vec![Vec::new(); self.grid.block_count()];
+        for (i, w) in self.walls.iter().enumerate() {
+            let p = |k: u16| {
+                let r = self.vertices[k as usize];
+                Vec2::new(r.x, r.y)
+            };
+            for_each_block_touching_segment(&self.grid, p(w.v1), p(w.v2), |b| {
+                lists[b].push(i as u16)
+            });
+        }
+        self.offsets = vec![0];
+        self.entries.clear();
+        for l in lists {
+            self.entries.extend(l);
+            self.offsets.push(self.entries.len() as u32);
+        }
+    }
+
+    fn bytes(&self) -> Vec<u8> {
+        let repr = MapRepr {
+            title: "two rooms",
+            vertices: &self.vertices,
+            walls: &self.walls,
+            sectors: &self.sectors,
+            sector_walls: &self.sector_walls,
+            things: &self.things,
+            blockmap: BlockmapRepr {
+                origin_x: self.grid.origin_x,
+                origin_y: self.grid.origin_y,
+                block_size: self.grid.block_size,
+                cols: self.grid.cols,
+                rows: self.grid.rows,
+                offsets: &self.offsets,
+                entries: &self.entries,
+            },
+        };
+        let mut buf = vec![0; repr.buffer_len()];
+        let n = repr.emit(&mut buf).unwrap();
+        assert_eq!(n, buf.len());
+        buf
+    }
+}
+
+fn load(bytes: &[u8]) -> Result<(), LoadError> {
+    MapView::new_checked(bytes).map(|_| ())
+}
+
+/// Offset of the section with tag `t` in a file we emitted.
+fn section(bytes: &[u8], t: &[u8; 4]) -> (usize, usize) {
+    let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
+    for i in 0..count {
+        let at = HEADER_LEN + i * DIR_ENTRY_LEN;
+        if &bytes[at..at + 4] == t {
+            return (u32_at(bytes, at + 4) as usize, u32_at(bytes, at + 8) as usize);
+        }
+    }
+    panic!("no section");
+}
+
+#[test]
+fn round_trip_reads_back_every_record() {
+    let o = Owned::new();
+    let bytes = o.bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    assert_eq!(view.title(), "two rooms");
+    assert_eq!(view.vertex_count(), o.vertices.len());
+    for (i, r) in o.vertices.iter().enumerate() {
+        assert_eq!(view.vertex(i), *r);
+    }
+    for (i, r) in o.walls.iter().enumerate() {
+        assert_eq!(view.wall(i), *r);
+    }
+    for (i, r) in o.sectors.iter().enumerate() {
+        assert_eq!(view.sector(i), *r);
+    }
+    for (i, r) in o.things.iter().enumerate() {
+        assert_eq!(view.thing(i), *r);
+    }
+    assert_eq!(view.sector_walls(1).collect::<Vec<_>>(), [2, 4, 5, 6]);
+    assert_eq!(view.blockmap().entry_count(), o.entries.len());
+    // Out-of-range accessors return zeroes instead of panicking.
+    assert_eq!(view.wall(9999), WallRecord::default());
+    assert_eq!(view.sector(usize::MAX), SectorRecord::default());
+    assert_eq!(view.blockmap().block_walls(usize::MAX).count(), 0);
+}
+
+#[test]
+fn the_byte_order_is_big_endian() {
+    let bytes = Owned::new().bytes();
+    assert_eq!(&bytes[0..4], b"SPMP");
+    let (at, _) = section(&bytes, b"VRTX");
+    // Vertex 1 is (128, 0): 128 in 16.16 is 0x0080_0000.
+    assert_eq!(&bytes[at + 8..at + 12], &[0x00, 0x80, 0x00, 0x00]);
+}
+
+#[test]
+fn emit_refuses_a_short_buffer() {
+    let o = Owned::new();
+    let len = o.bytes().len();
+    let repr = MapRepr {
+        vertices: &o.vertices,
+        ..Default::default()
+    };
+    let mut small = vec![0u8; 10];
+    assert!(repr.emit(&mut small).is_err());
+    assert!(len > 10);
+}
+
+fn mutate(f: impl FnOnce(&mut Owned)) -> Result<(), LoadError> {
+    let mut o = Owned::new();
+    f(&mut o);
+    load(&o.bytes())
+}
+
+#[test]
+fn empty_and_truncated_files() {
+    assert!(matches!(load(&[]), Err(LoadError::Truncated { .. })));
+    let bytes = Owned::new().bytes();
+    // Every prefix fails cleanly.
+    for n in 0..bytes.len() {
+        assert!(load(&bytes[..n]).is_err(), "prefix {n} loaded");
+    }
+}
+
+#[test]
+fn bad_magic_and_newer_version() {
+    let mut bytes = Owned::new().bytes();
+    bytes[0] = b'X';
+    assert_eq!(load(&bytes), Err(LoadError::BadMagic));
+    let mut bytes = Owned::new().bytes();
+    bytes[5] = 2;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(2)));
+}
+
+#[test]
+fn directory_faults() {
+    let mut bytes = Owned::new().bytes();
+    bytes[6] = 0xFF;
+    assert!(matches!(load(&bytes), Err(LoadError::TooManySections(_))));
+    // A section pointing past the end.
+    let mut bytes = Owned::new().bytes();
+    bytes[HEADER_LEN + 4..HEADER_LEN + 8].copy_from_slice(&u32::MAX.to_be_bytes());
+    assert_eq!(load(&bytes), Err(LoadError::SectionOutOfBounds(*b"VRTX")));
+    // The same tag twice.
+    let mut bytes = Owned::new().bytes();
+    let second = HEADER_LEN + DIR_ENTRY_LEN;
+    bytes[second..second + 4].copy_from_slice(b"VRTX");
+    assert_eq!(load(&bytes), Err(LoadError::DuplicateSection(*b"VRTX")));
+    // A required tag renamed away.
+    let mut bytes = Owned::new().bytes();
+    bytes[second..second + 4].copy_from_slice(b"ZZZZ");
+    assert_eq!(load(&bytes), Err(LoadError::MissingSection(*b"WALL")));
+    // A length that is not a whole number of records.
+    let mut bytes = Owned::new().bytes();
+    let len = u32_at(&bytes, HEADER_LEN + 8) - 1;
+    bytes[HEADER_LEN + 8..HEADER_LEN + 12].copy_from_slice(&len.to_be_bytes());
+    assert_eq!(load(&bytes), Err(LoadError::BadSectionLength(*b"VRTX")));
+}
+
+#[test]
+fn record_faults() {
+    assert_eq!(mutate(|o| o.sectors.clear()), Err(LoadError::NoSectors));
+    assert_eq!(
+        mutate(|o| {
+            o.things.remove(0);
+        }),
+        Err(LoadError::NoPlayerStart)
+    );
+    assert!(matches!(
+        mutate(|o| o.vertices[5].x = Fx::MAX),
+        Err(LoadError::ValueOutOfRange { what: "vertex", index: 5 })
+    ));
+    assert!(matches!(
+        mutate(|o| o.vertices[0].y = Fx::from_num(-32768)),
+        Err(LoadError::ValueOutOfRange { .. })
+    ));
+    assert!(matches!(
+        mutate(|o| o.walls[3].v2 = 6),
+        Err(LoadError::IndexOutOfRange { what: "wall", index: 3, value: 6 })
+    ));
+    assert!(matches!(
+        mutate(|o| o.walls[2].back = 2),
+        Err(LoadError::IndexOutOfRange { what: "wall", index: 2, value: 2 })
+    ));
+    assert!(matches!(
+        mutate(|o| o.walls[0].front = 2),
+        Err(LoadError::IndexOutOfRange { .. })
+    ));
+    assert_eq!(
+        mutate(|o| {
+            o.vertices[3] = o.vertices[0];
+            o.rebuild_blockmap();
+        }),
+        Err(LoadError::ZeroLengthWall(0))
+    );
+    assert_eq!(
+        mutate(|o| o.sectors[1].ceiling = Fx::from_num(15)),
+        Err(LoadError::CeilingBelowFloor(1))
+    );
+    assert!(matches!(
+        mutate(|o| o.sectors[1].wall_count = 5),
+        Err(LoadError::IndexOutOfRange { what: "sector", .. })
+    ));
+    assert!(matches!(
+        mutate(|o| o.sectors[1].first_wall = u32::MAX),
+        Err(LoadError::IndexOutOfRange { what: "sector", .. })
+    ));
+    assert!(matches!(
+        mutate(|o| o.sector_walls[7] = 99),
+        Err(LoadError::IndexOutOfRange { what: "sector wall entry", .. })
+    ));
+    assert_eq!(
+        mutate(|o| o.sector_walls[7] = 0),
+        Err(LoadError::ForeignWall { sector: 1, wall: 0 })
+    );
+    assert!(matches!(
+        mutate(|o| o.things[1].radius = Fx::ZERO),
+        Err(LoadError::ValueOutOfRange { what: "thing", .. })
+    ));
+    assert!(matches!(
+        mutate(|o| o.things[0].angle = Fx::from_num(360)),
+        Err(LoadError::ValueOutOfRange { what: "thing", .. })
+    ));
+}
+
+#[test]
+fn blockmap_faults() {
+    use engine::format::BlockmapFault;
+    let bad = |f: BlockmapFault| Err(LoadError::BadBlockmap(f));
+    assert_eq!(mutate(|o| o.grid.block_size = 8), bad(BlockmapFault::BlockSize(8)));
+    assert_eq!(
+        mutate(|o| {
+            o.grid.cols = 0;
+            o.offsets = vec![0];
+            o.entries.clear();
+        }),
+        bad(BlockmapFault::GridSize)
+    );
+    assert_eq!(
+        mutate(|o| {
+            o.grid.origin_x = 100;
+            o.rebuild_blockmap();
+        }),
+        bad(BlockmapFault::DoesNotCoverMap)
+    );
+    assert_eq!(mutate(|o| o.offsets[3] = 10_000), bad(BlockmapFault::Offsets));
+    // An entry pointing past the walls.
+    assert!(matches!(
+        mutate(|o| {
+            let k = o.entries.len() - 1;
+            o.entries[k] = 500;
+        }),
+        Err(LoadError::IndexOutOfRange { what: "blockmap entry", .. })
+    ));
+    // A block list out of order.
+    assert!(matches!(
+        mutate(|o| {
+            let b = (0..o.offsets.len() - 1)
+                .find(|&b| o.offsets[b + 1] - o.offsets[b] >= 2)
+                .unwrap();
+            let s = o.offsets[b] as usize;
+            o.entries.swap(s, s + 1);
+        }),
+        Err(LoadError::BadBlockmap(BlockmapFault::UnsortedList(_)))
+    ));
+    // A wall dropped from a block it touches.
+    assert!(matches!(
+        mutate(|o| {
+            o.entries.remove(0);
+            for off in o.offsets.iter_mut().skip(1) {
+                *off = off.saturating_sub(1);
+            }
+        }),
+        Err(LoadError::BadBlockmap(BlockmapFault::MissingWall { .. }))
+    ));
+    // A wall listed in a block it does not touch.
+    assert_eq!(
+        mutate(|o| {
+            // Block 14 is the far corner; wall 0 is at x = 0.
+            let last = o.offsets.len() - 1;
+            let at = o.offsets[last - 1] as usize;
+            if !o.entries[at..].contains(&0) {
+                o.entries.insert(at, 0);
+                o.offsets[last] += 1;
+            }
+        }),
+        bad(BlockmapFault::ExtraEntries)
+    );
+    // A section length that disagrees with the header.
+    let mut bytes = Owned::new().bytes();
+    let (at, _) = section(&bytes, b"BMAP");
+    bytes[at + 10..at + 12].copy_from_slice(&100u16.to_be_bytes());
+    assert!(matches!(load(&bytes), Err(LoadError::BadBlockmap(_))));
+}
+
+#[test]
+fn flipping_any_single_byte_never_panics() {
+    let bytes = Owned::new().bytes();
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            if let Ok(view) = MapView::new_checked(&b) {
+                // Whatever loads must be usable.
+                let level = engine::world::Level::load(&b).unwrap();
+                let _ = level.locate(Vec2::from_int(64, 64));
+                let _ = view.player_start();
+            }
+        }
+    }
+}
