@@ -96,14 +96,17 @@ impl WVec {
         WVec { x, y }
     }
 
-    /// `self - other`, exact.
+    /// `self - other`, exact. (Also `-` via `core::ops::Sub`; the method
+    /// form reads better in chains.)
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn sub(self, o: WVec) -> WVec {
         WVec::new(self.x - o.x, self.y - o.y)
     }
 
-    /// `self + other`, exact.
+    /// `self + other`, exact. (Also `+` via `core::ops::Add`.)
     #[inline]
+    #[allow(clippy::should_implement_trait)]
     pub fn add(self, o: WVec) -> WVec {
         WVec::new(self.x + o.x, self.y + o.y)
     }
@@ -142,6 +145,22 @@ impl WVec {
     #[inline]
     pub fn narrow(self) -> Vec2 {
         Vec2::new(narrow(self.x), narrow(self.y))
+    }
+}
+
+impl core::ops::Add for WVec {
+    type Output = WVec;
+    #[inline]
+    fn add(self, o: WVec) -> WVec {
+        WVec::new(self.x + o.x, self.y + o.y)
+    }
+}
+
+impl core::ops::Sub for WVec {
+    type Output = WVec;
+    #[inline]
+    fn sub(self, o: WVec) -> WVec {
+        WVec::new(self.x - o.x, self.y - o.y)
     }
 }
 

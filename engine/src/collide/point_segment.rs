@@ -42,10 +42,18 @@ pub fn project_point_segment(p: WVec, a: WVec, b: WVec) -> PointProjection {
             location: SegmentLocation::OnEnd,
         };
     }
-    // 0 < along < len2, so len2 > 0 and t lies strictly inside (0, 1).
-    let t = along / len2;
+    // 0 < along < len2, so len2 > 0 and the point lies strictly inside.
+    // Multiply before dividing, in 128 bits (|ab| < 2^33 raw, along <
+    // 2^50 raw), rounding to nearest: a wide `along / len2` would round
+    // the fraction to 16 bits first and miss by up to |ab| / 65536.
+    let (num, den) = (along.to_bits() as i128, len2.to_bits() as i128);
+    let part = |d: Wide| {
+        let p = d.to_bits() as i128 * num;
+        let q = (p + p.signum() * den / 2) / den;
+        Wide::from_bits(q as i64)
+    };
     PointProjection {
-        point: a.add(ab.scale(t)),
+        point: a.add(WVec::new(part(ab.x), part(ab.y))),
         location: SegmentLocation::OnEdge,
     }
 }
