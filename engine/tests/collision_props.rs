@@ -80,12 +80,20 @@ fn on_some_wall_line(level: &Level<'_>, p: Vec2) -> bool {
     })
 }
 
+/// 96 cases by default; `PROPTEST_CASES=N` for a longer run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(96)
+}
+
 fn tol() -> f64 {
     TOLERANCE.to_num::<f64>() + 1e-3
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
 
     /// After any move the body overlaps no wall that blocks it (beyond the
     /// tolerance), and the sector it tracked through portals is the one
@@ -109,7 +117,7 @@ proptest! {
                 }
             }
             if !on_some_wall_line(&level, next.pos) {
-                prop_assert_eq!(level.locate(next.pos), Some(next.sector), "at {:?}", next.pos);
+                prop_assert_eq!(level.locate(next.pos), Some(next.sector), "at {:?} from {:?} by {:?}", next.pos, at, (dx, dy));
             }
             at = next;
         }

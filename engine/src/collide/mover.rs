@@ -99,7 +99,9 @@ pub fn advance(
     if from_w == to_w {
         return Some(at);
     }
-    let (lo, hi) = pad_box(from_w, to_w, Wide::from_num(1));
+    // The box of the whole circle swept along the path: every block it
+    // overlaps is visited, never only the one under the centre.
+    let (lo, hi) = pad_box(from_w, to_w, wide(shape.radius) + Wide::ONE);
     let mut hits: HVec<(Wide, WallId), MAX_CROSSINGS> = HVec::new();
     let mut overflow = false;
     *walls_tested += level.walls_in_box(lo, hi, |id| {

@@ -184,49 +184,139 @@ impl<'a> Level<'a> {
         calls
     }
 
-    /// The sector that contains `p`, found by casting a ray from `p`
-    /// towards +x and taking the side of the first wall it crosses.
-    /// `None` if `p` is outside every sector.
+    /// The sector that contains `p`: cast a ray from `p` along an axis and
+    /// take the side of the first wall it crosses. A ray that first meets
+    /// a vertex (where the nearest wall is ambiguous) is cast again along
+    /// the next axis. `None` if `p` is outside every sector.
     pub fn locate(&self, p: Vec2) -> Option<SectorId> {
+        let mut ambiguous = None;
+        for axis in [Axis::PlusX, Axis::PlusY, Axis::MinusX, Axis::MinusY] {
+            match self.cast_along(p, axis) {
+                Cast::Clean(id) => return self.wall(id).sector_on_side_of(p),
+                Cast::AtVertex(id) => {
+                    ambiguous.get_or_insert(id);
+                }
+                // Open space in some direction: outside the map.
+                Cast::Nothing => return None,
+            }
+        }
+        ambiguous.and_then(|id| self.wall(id).sector_on_side_of(p))
+    }
+
+    /// The first wall a ray from `p` along `axis` crosses.
+    fn cast_along(&self, p: Vec2, axis: Axis) -> Cast {
         let bm = self.map.blockmap();
         let grid = *bm.grid();
-        let (px, py) = (wide(p.x), wide(p.y));
-        let row = grid.row_of(py);
-        if row < 0 || row >= grid.rows as i64 {
-            return None;
+        let origin = p.wide();
+        let (col, row) = (grid.col_of(origin.x), grid.row_of(origin.y));
+        let (mut c, mut r) = (col, row);
+        let (dc, dr) = axis.step();
+        let in_grid =
+            |c: i64, r: i64| c >= 0 && r >= 0 && c < grid.cols as i64 && r < grid.rows as i64;
+        // Clamp a start outside the grid onto it along the ray's direction.
+        if dc == 0 && !(0..grid.cols as i64).contains(&c) {
+            return Cast::Nothing;
         }
-        let mut col = grid.col_of(px).max(0);
-        let mut best: Option<(Wide, WallId)> = None;
-        while col < grid.cols as i64 {
-            let block = row as usize * grid.cols as usize + col as usize;
+        if dr == 0 && !(0..grid.rows as i64).contains(&r) {
+            return Cast::Nothing;
+        }
+        if dc > 0 {
+            c = c.max(0);
+        } else if dc < 0 {
+            c = c.min(grid.cols as i64 - 1);
+        }
+        if dr > 0 {
+            r = r.max(0);
+        } else if dr < 0 {
+            r = r.min(grid.rows as i64 - 1);
+        }
+        let size = Wide::from_num(grid.block_size);
+        let mut best: Option<(Wide, WallId, bool)> = None;
+        while in_grid(c, r) {
+            let block = r as usize * grid.cols as usize + c as usize;
             for w in bm.block_walls(block) {
                 let id = WallId(w as u16);
                 let wall = self.wall(id);
-                let (a, b) = (wall.a.wide(), wall.b.wide());
-                // Half-open crossing rule: a vertex on the ray counts for
-                // exactly one of the two walls that meet there.
-                if (a.y > py) == (b.y > py) {
+                let a = axis.rotate(wall.a.wide().sub(origin));
+                let b = axis.rotate(wall.b.wide().sub(origin));
+                // Half-open rule: a vertex on the ray counts for exactly
+                // one of the two walls that meet there.
+                if (a.y > Wide::ZERO) == (b.y > Wide::ZERO) {
                     continue;
                 }
-                let x = a.x + (py - a.y) * (b.x - a.x) / (b.y - a.y);
-                if x < px {
+                let u = a.x - a.y * (b.x - a.x) / (b.y - a.y);
+                if u < Wide::ZERO {
                     continue;
                 }
-                if best.is_none_or(|(bx, _)| x < bx) {
-                    best = Some((x, id));
+                let at_vertex = a.y == Wide::ZERO || b.y == Wide::ZERO;
+                if best.is_none_or(|(bu, _, _)| u < bu) {
+                    best = Some((u, id, at_vertex));
                 }
             }
-            // A hit inside this column cannot be beaten by a later column.
-            let col_end = Wide::from_num(grid.origin_x)
-                + Wide::from_num(grid.block_size) * Wide::from_num(col + 1);
-            if best.is_some_and(|(bx, _)| bx <= col_end) {
+            // Distance along the ray to the far edge of this block: a hit
+            // nearer than that cannot be beaten by a later block.
+            let edge = match axis {
+                Axis::PlusX => {
+                    Wide::from_num(grid.origin_x) + size * Wide::from_num(c + 1) - origin.x
+                }
+                Axis::MinusX => origin.x - Wide::from_num(grid.origin_x) - size * Wide::from_num(c),
+                Axis::PlusY => {
+                    Wide::from_num(grid.origin_y) + size * Wide::from_num(r + 1) - origin.y
+                }
+                Axis::MinusY => origin.y - Wide::from_num(grid.origin_y) - size * Wide::from_num(r),
+            };
+            if best.is_some_and(|(bu, _, _)| bu <= edge) {
                 break;
             }
-            col += 1;
+            c += dc;
+            r += dr;
         }
-        let (_, id) = best?;
-        let wall = self.wall(id);
-        // The ray runs towards +x; the wall's side at p decides the sector.
-        wall.sector_on_side_of(p)
+        match best {
+            None => Cast::Nothing,
+            Some((_, id, true)) => Cast::AtVertex(id),
+            Some((_, id, false)) => Cast::Clean(id),
+        }
     }
+}
+
+/// The four directions [`Level::locate`] casts along.
+#[derive(Copy, Clone, Debug)]
+enum Axis {
+    PlusX,
+    PlusY,
+    MinusX,
+    MinusY,
+}
+
+impl Axis {
+    /// Block steps along this axis.
+    fn step(self) -> (i64, i64) {
+        match self {
+            Axis::PlusX => (1, 0),
+            Axis::PlusY => (0, 1),
+            Axis::MinusX => (-1, 0),
+            Axis::MinusY => (0, -1),
+        }
+    }
+
+    /// Rotates `v` so that this axis becomes +x (exact: only swaps and
+    /// negations).
+    fn rotate(self, v: WVec) -> WVec {
+        match self {
+            Axis::PlusX => v,
+            Axis::PlusY => WVec::new(v.y, -v.x),
+            Axis::MinusX => WVec::new(-v.x, -v.y),
+            Axis::MinusY => WVec::new(-v.y, v.x),
+        }
+    }
+}
+
+/// What a cast along an axis found.
+enum Cast {
+    /// The nearest crossing is in the middle of this wall.
+    Clean(WallId),
+    /// The nearest crossing is at an end of this wall.
+    AtVertex(WallId),
+    /// Nothing: open space.
+    Nothing,
 }
