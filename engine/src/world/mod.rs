@@ -8,7 +8,7 @@ pub mod blockmap;
 
 use crate::config::collision::MAX_QUERY_WALLS;
 use crate::format::{LoadError, MapView, NO_SECTOR};
-use crate::math::{wide, Fx, Vec2, WVec, Wide};
+use crate::math::{Fx, Vec2, WVec, Wide};
 use heapless::Vec as HVec;
 
 /// Index of a sector.
