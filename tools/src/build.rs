@@ -100,18 +100,58 @@ pub enum Site {
 }
 
 /// A reason the level cannot be compiled.
+///
+/// Messages never name elements by index: a front end shows the element
+/// at [`BuildError::site`] (and at each note's site) in its own terms, such
+/// as a source line, so the words must make sense next to that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BuildError {
     /// Where.
     pub site: Site,
     /// What, in words.
     pub message: String,
+    /// Other places involved (the other crossing wall, the first of two
+    /// duplicate vertices...), each with a short label.
+    pub notes: Vec<(Site, String)>,
+    /// How to fix it, when there is a likely fix.
+    pub help: Option<String>,
 }
+
+impl BuildError {
+    /// Adds a related place.
+    fn note(mut self, site: Site, label: impl Into<String>) -> Self {
+        self.notes.push((site, label.into()));
+        self
+    }
+
+    /// Adds a hint.
+    fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", describe(&self.site), self.message)?;
+        for (site, label) in &self.notes {
+            write!(f, "; {}: {}", describe(site), label)?;
+        }
+        if let Some(h) = &self.help {
+            write!(f, " (help: {h})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}
 
 fn err(site: Site, message: impl Into<String>) -> BuildError {
     BuildError {
         site,
         message: message.into(),
+        notes: Vec::new(),
+        help: None,
     }
 }
 
@@ -136,6 +176,8 @@ pub struct BuildStats {
     pub block_rows: u16,
     /// The most walls listed in one block.
     pub max_walls_per_block: usize,
+    /// Wall references over all blocks.
+    pub block_entries: usize,
     /// Total bytes of the compiled map.
     pub bytes: usize,
 }
@@ -159,27 +201,111 @@ struct Side {
     to: usize,
 }
 
+fn side_site(side: &Side) -> Site {
+    Site::LoopEdge {
+        sector: side.sector,
+        loop_index: side.loop_index,
+        index: side.index,
+    }
+}
+
 fn f(v: Fx) -> f64 {
     v.to_num::<f64>()
 }
 
-/// Even-odd test of `p` against every loop of `sector`.
-fn inside(map: &SourceMap, sector: &SourceSector, p: (f64, f64)) -> bool {
-    let mut inside = false;
-    for lp in &sector.loops {
-        for k in 0..lp.len() {
-            let a = map.vertices[lp[k]];
-            let b = map.vertices[lp[(k + 1) % lp.len()]];
-            let (ax, ay, bx, by) = (f(a.x), f(a.y), f(b.x), f(b.y));
-            if (ay > p.1) != (by > p.1) {
-                let x = ax + (p.1 - ay) * (bx - ax) / (by - ay);
+/// Segments bucketed by the blocks of a grid, for casting rays: which
+/// segments does the ray from a point towards +x cross? Used for the
+/// even-odd tests (which side of an edge is inside its sector, and which
+/// sectors enclose a point), which would otherwise test every segment of
+/// a sector for every edge of it: quadratic, and minutes for a
+/// 60 000-edge sector.
+struct SegmentIndex<'g> {
+    grid: &'g Grid,
+    /// End points.
+    segs: Vec<((f64, f64), (f64, f64))>,
+    /// Per block, the segments touching it (the blockmap rule).
+    lists: Vec<Vec<u32>>,
+    /// `stamp[i] == ray` marks segment `i` as seen by the current ray: a
+    /// segment listed in several blocks of the row counts once.
+    stamp: Vec<usize>,
+    ray: usize,
+}
+
+impl<'g> SegmentIndex<'g> {
+    fn new(grid: &'g Grid, segs: &[(Vec2, Vec2)]) -> Self {
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); grid.block_count()];
+        for (i, &(a, b)) in segs.iter().enumerate() {
+            for_each_block_touching_segment(grid, a, b, |block| lists[block].push(i as u32));
+        }
+        SegmentIndex {
+            grid,
+            segs: segs
+                .iter()
+                .map(|&(a, b)| ((f(a.x), f(a.y)), (f(b.x), f(b.y))))
+                .collect(),
+            lists,
+            stamp: vec![usize::MAX; segs.len()],
+            ray: 0,
+        }
+    }
+
+    /// Calls `hit` once for every segment that the ray from `p` towards
+    /// +x crosses, with the half-open rule (a vertex on the ray counts
+    /// for exactly one of the two segments meeting there).
+    fn crossings(&mut self, p: (f64, f64), mut hit: impl FnMut(usize)) {
+        self.ray += 1;
+        let size = self.grid.block_size as f64;
+        let row = ((p.1 - self.grid.origin_y as f64) / size).floor();
+        if !(row >= 0.0 && row < self.grid.rows as f64) {
+            return;
+        }
+        let col = ((p.0 - self.grid.origin_x as f64) / size).floor().max(0.0);
+        let cols = self.grid.cols as usize;
+        let (row, col) = (row as usize, (col as usize).min(cols));
+        for c in col..cols {
+            for &i in &self.lists[row * cols + c] {
+                let i = i as usize;
+                if self.stamp[i] == self.ray {
+                    continue;
+                }
+                self.stamp[i] = self.ray;
+                let (a, b) = self.segs[i];
+                if (a.1 > p.1) == (b.1 > p.1) {
+                    continue;
+                }
+                let x = a.0 + (p.1 - a.1) * (b.0 - a.0) / (b.1 - a.1);
                 if x > p.0 {
-                    inside = !inside;
+                    hit(i);
                 }
             }
         }
     }
-    inside
+}
+
+/// The midpoint of `a`-`b` (exact in `f64`: 16.16 values have few bits).
+fn midpoint(a: Vec2, b: Vec2) -> (f64, f64) {
+    ((f(a.x) + f(b.x)) / 2.0, (f(a.y) + f(b.y)) / 2.0)
+}
+
+/// Which side of the segment `a -> b` a ray cast from its midpoint
+/// describes. The half-open crossing rule makes such a ray count other
+/// segments exactly as a ray from a point just *east* of the midpoint
+/// would, or, for a horizontal segment (which the ray runs along, never
+/// crossing it), just *north*. Returns whether that reference point is on
+/// the segment's left. Testing on the segment itself, rather than at a
+/// point some distance off it, is what keeps the answer right for
+/// features thinner than any fixed distance.
+fn reference_is_left(a: Vec2, b: Vec2) -> bool {
+    let (dx, dy) = (
+        b.x.to_bits() as i64 - a.x.to_bits() as i64,
+        b.y.to_bits() as i64 - a.y.to_bits() as i64,
+    );
+    // Going south, east is on the left; going east, north is on the left.
+    if dy != 0 {
+        dy < 0
+    } else {
+        dx > 0
+    }
 }
 
 fn check_values(map: &SourceMap) -> Result<(), BuildError> {
@@ -233,8 +359,12 @@ fn check_values(map: &SourceMap) -> Result<(), BuildError> {
         if let Some(first) = at.insert((v.x.to_bits(), v.y.to_bits()), i) {
             return Err(err(
                 Site::Vertex(i),
-                format!("duplicate vertex: same position as vertex {}", first),
-            ));
+                format!(
+                    "duplicate vertex: another vertex is already at ({}, {})",
+                    v.x, v.y
+                ),
+            )
+            .note(Site::Vertex(first), "the other vertex"));
         }
     }
     for (i, s) in map.sectors.iter().enumerate() {
@@ -308,20 +438,26 @@ fn check_values(map: &SourceMap) -> Result<(), BuildError> {
     Ok(())
 }
 
+/// A point as raw 16.16 bits, for exact integer geometry.
+type RawPoint = (i64, i64);
+
+fn raw(v: Vec2) -> RawPoint {
+    (v.x.to_bits() as i64, v.y.to_bits() as i64)
+}
+
+/// The sign of the cross product `(q - p) x (r - p)`, exactly: raw
+/// coordinates fit 32 bits, their differences 33, the products 66, so
+/// `i128` never overflows. (Floating point would round products of
+/// fractional coordinates and could call a crossing a touch.)
+fn orient(p: RawPoint, q: RawPoint, r: RawPoint) -> i32 {
+    let v = (q.0 - p.0) as i128 * (r.1 - p.1) as i128 - (q.1 - p.1) as i128 * (r.0 - p.0) as i128;
+    v.signum() as i32
+}
+
 /// Proper intersection of two segments that share no end point: they
 /// cross or overlap somewhere other than at a common vertex.
-fn segments_cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) -> bool {
-    let orient = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
-        let v = (q.0 - p.0) * (r.1 - p.1) - (q.1 - p.1) * (r.0 - p.0);
-        if v > 0.0 {
-            1
-        } else if v < 0.0 {
-            -1
-        } else {
-            0
-        }
-    };
-    let on_segment = |p: (f64, f64), q: (f64, f64), r: (f64, f64)| {
+fn segments_cross(a: RawPoint, b: RawPoint, c: RawPoint, d: RawPoint) -> bool {
+    let on_segment = |p: RawPoint, q: RawPoint, r: RawPoint| {
         r.0 >= p.0.min(q.0) && r.0 <= p.0.max(q.0) && r.1 >= p.1.min(q.1) && r.1 <= p.1.max(q.1)
     };
     let (o1, o2, o3, o4) = (
@@ -345,48 +481,83 @@ fn segments_cross(a: (f64, f64), b: (f64, f64), c: (f64, f64), d: (f64, f64)) ->
 pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError> {
     check_values(map)?;
 
-    // 1. Every loop edge, with the side its sector lies on.
-    let mut edges: HashMap<(usize, usize), Vec<Side>> = HashMap::new();
-    let mut edge_order: Vec<(usize, usize)> = Vec::new();
+    let grid = choose_grid(&map.vertices, opts.block_size);
+
+    // 1. Every loop edge, with the side its sector lies on: a point is
+    // inside the sector if a ray from it crosses the sector's loops an odd
+    // number of times (see `reference_is_left` for the point used).
+    let mut loop_edges: Vec<(usize, usize, usize, usize)> = Vec::new(); // sector, loop, k, from
+    let mut segs: Vec<(Vec2, Vec2)> = Vec::new();
+    let mut seg_sector: Vec<usize> = Vec::new();
     for (si, s) in map.sectors.iter().enumerate() {
         for (li, lp) in s.loops.iter().enumerate() {
             for k in 0..lp.len() {
                 let (from, to) = (lp[k], lp[(k + 1) % lp.len()]);
-                let (a, b) = (map.vertices[from], map.vertices[to]);
-                let (dx, dy) = (f(b.x) - f(a.x), f(b.y) - f(a.y));
-                let len = (dx * dx + dy * dy).sqrt();
-                // A point just left of the edge's midpoint.
-                let eps = (len * 1e-3).min(1.0 / 64.0);
-                let mid = ((f(a.x) + f(b.x)) / 2.0, (f(a.y) + f(b.y)) / 2.0);
-                let left = (mid.0 - dy / len * eps, mid.1 + dx / len * eps);
-                let key = (from.min(to), from.max(to));
-                let list = edges.entry(key).or_default();
-                if list.is_empty() {
-                    edge_order.push(key);
-                }
-                list.push(Side {
-                    sector: si,
-                    loop_index: li,
-                    index: k,
-                    interior_left: inside(map, s, left),
-                    from,
-                    to,
-                });
+                loop_edges.push((si, li, k, from));
+                segs.push((map.vertices[from], map.vertices[to]));
+                seg_sector.push(si);
             }
         }
     }
+    let key_of = |&(si, li, k, from): &(usize, usize, usize, usize)| {
+        let lp = &map.sectors[si].loops[li];
+        let to = lp[(k + 1) % lp.len()];
+        (from.min(to), from.max(to))
+    };
+    let seg_key: Vec<(usize, usize)> = loop_edges.iter().map(key_of).collect();
+    // How many times each sector uses each edge: crossing the edge itself
+    // flips the sector's parity once per use.
+    let mut uses: HashMap<(usize, (usize, usize)), usize> = HashMap::new();
+    for (e, key) in seg_key.iter().enumerate() {
+        *uses.entry((seg_sector[e], *key)).or_default() += 1;
+    }
+    let mut index = SegmentIndex::new(&grid, &segs);
+    let mut edges: HashMap<(usize, usize), Vec<Side>> = HashMap::new();
+    let mut edge_order: Vec<(usize, usize)> = Vec::new();
+    for (e, &(si, li, k, from)) in loop_edges.iter().enumerate() {
+        let lp = &map.sectors[si].loops[li];
+        let to = lp[(k + 1) % lp.len()];
+        let key = seg_key[e];
+        // Parity at the reference point beside the edge, from every other
+        // edge of this sector...
+        let mut parity = false;
+        index.crossings(midpoint(segs[e].0, segs[e].1), |j| {
+            if seg_sector[j] == si && seg_key[j] != key {
+                parity = !parity;
+            }
+        });
+        // ...and the other side differs by the uses of this very edge.
+        let flips = uses.get(&(si, key)).is_some_and(|n| n % 2 == 1);
+        let interior_left = if reference_is_left(segs[e].0, segs[e].1) {
+            parity
+        } else {
+            parity ^ flips
+        };
+        let list = edges.entry(key).or_default();
+        if list.is_empty() {
+            edge_order.push(key);
+        }
+        list.push(Side {
+            sector: si,
+            loop_index: li,
+            index: k,
+            interior_left,
+            from,
+            to,
+        });
+    }
+    drop(index);
 
-    // 2. Walls, front on the right.
+    // 2. Walls, front on the right. Two sectors on the same side of an
+    // edge is reported after the crossing test: crossing walls also cause
+    // it, and "crossing" is the clearer message then.
+    let mut overlap: Option<BuildError> = None;
     let mut walls: Vec<WallRecord> = Vec::new();
     let mut wall_sites: Vec<Site> = Vec::new();
     for key in &edge_order {
         let sides = &edges[key];
         let first = &sides[0];
-        let site = Site::LoopEdge {
-            sector: first.sector,
-            loop_index: first.loop_index,
-            index: first.index,
-        };
+        let site = side_site(first);
         // Orient so that the first side's sector is in front (right).
         let (v1, v2) = if first.interior_left {
             (first.to, first.from)
@@ -409,16 +580,24 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                 } else {
                     !second.interior_left
                 };
-                if !second_left {
-                    let other = &map.sectors[second.sector];
-                    let _ = other;
-                    return Err(err(
-                        site,
-                        format!(
-                            "sectors {} and {} overlap: both lie on the same side of this wall",
-                            first.sector, second.sector
-                        ),
-                    ));
+                if !second_left && overlap.is_none() {
+                    overlap = Some(if second.sector == first.sector {
+                        err(
+                            site.clone(),
+                            "this edge is used twice by one sector, so the sector lies on both \
+                             sides of it (or on neither)",
+                        )
+                        .note(side_site(second), "the other use")
+                        .help("join the two loops into one outline, or make them two sectors")
+                    } else {
+                        err(
+                            site.clone(),
+                            "overlapping sectors: the two sectors that share this edge both \
+                             lie on the same side of it",
+                        )
+                        .note(side_site(second), "the other use")
+                        .help("check that the two sectors' loops do not overlap")
+                    });
                 }
                 WallRecord {
                     v1: v1 as u16,
@@ -429,10 +608,17 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                 }
             }
             n => {
-                return Err(err(
+                let mut e = err(
                     site,
-                    format!("this wall is claimed by {n} sector sides; at most two may share one"),
-                ))
+                    format!(
+                        "this edge is used by {n} sector sides; at most two (one on each side) \
+                         may share an edge"
+                    ),
+                );
+                for other in &sides[1..] {
+                    e = e.note(side_site(other), "also used here");
+                }
+                return Err(e);
             }
         };
         walls.push(wall);
@@ -479,7 +665,6 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
         .iter()
         .map(|v| VertexRecord { x: v.x, y: v.y })
         .collect();
-    let grid = choose_grid(&map.vertices, opts.block_size);
     let mut lists: Vec<Vec<u16>> = vec![Vec::new(); grid.block_count()];
     for (i, w) in walls.iter().enumerate() {
         let a = map.vertices[w.v1 as usize];
@@ -496,10 +681,7 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                     .iter()
                     .filter(|v| **v == wj.v1 || **v == wj.v2)
                     .count();
-                let p = |v: u16| {
-                    let q = map.vertices[v as usize];
-                    (f(q.x), f(q.y))
-                };
+                let p = |v: u16| raw(map.vertices[v as usize]);
                 let crosses = match shared {
                     0 => segments_cross(p(wi.v1), p(wi.v2), p(wj.v1), p(wj.v2)),
                     // Sharing one end: only a collinear overlap is wrong.
@@ -511,24 +693,32 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                         };
                         let b_other = if wj.v1 == s { wj.v2 } else { wj.v1 };
                         let (ps, pa, pb) = (p(s), p(a_other), p(b_other));
-                        let cross = (pa.0 - ps.0) * (pb.1 - ps.1) - (pa.1 - ps.1) * (pb.0 - ps.0);
-                        let dot = (pa.0 - ps.0) * (pb.0 - ps.0) + (pa.1 - ps.1) * (pb.1 - ps.1);
-                        cross == 0.0 && dot > 0.0
+                        let dot = (pa.0 - ps.0) as i128 * (pb.0 - ps.0) as i128
+                            + (pa.1 - ps.1) as i128 * (pb.1 - ps.1) as i128;
+                        orient(ps, pa, pb) == 0 && dot > 0
                     }
                     _ => false,
                 };
                 if crosses {
                     return Err(err(
                         wall_sites[j as usize].clone(),
-                        format!(
-                            "crossing walls: this wall crosses or overlaps another ({})",
-                            describe(&wall_sites[i as usize])
-                        ),
-                    ));
+                        "crossing walls: this wall crosses or overlaps another",
+                    )
+                    .note(wall_sites[i as usize].clone(), "the other wall"));
                 }
             }
         }
     }
+
+    if let Some(e) = overlap {
+        return Err(e);
+    }
+
+    // 6. Nesting: just beside every wall, the sectors whose loops enclose
+    // the spot must be exactly the wall's sector on that side. This catches
+    // a sector drawn inside another without being a hole of it (a pillar
+    // or platform whose loop the room forgot), which no crossing shows.
+    check_nesting(map, &walls, &wall_sites, &grid)?;
 
     let mut offsets: Vec<u32> = Vec::with_capacity(lists.len() + 1);
     let mut entries: Vec<u16> = Vec::new();
@@ -545,9 +735,14 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
     }
     let max_walls_per_block = lists.iter().map(Vec::len).max().unwrap_or(0);
 
-    let title: String = map.title.chars().take(64).collect();
+    // The format holds at most MAX_TITLE bytes: cut at a character boundary.
+    let mut title_len = map.title.len().min(engine::format::size::MAX_TITLE);
+    while !map.title.is_char_boundary(title_len) {
+        title_len -= 1;
+    }
+    let title = &map.title[..title_len];
     let repr = MapRepr {
-        title: &title,
+        title,
         vertices: &vertices,
         walls: &walls,
         sectors: &sectors,
@@ -588,9 +783,70 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
         block_cols: grid.cols,
         block_rows: grid.rows,
         max_walls_per_block,
+        block_entries: entries.len(),
         bytes: bytes.len(),
     };
     Ok(Compiled { bytes, stats })
+}
+
+/// See step 6 of [`build`]. Checking the right (front) side is enough:
+/// the left side differs from it exactly by the wall's own sectors, so if
+/// the right side is enclosed by the front sector alone, the left side is
+/// enclosed by the back sector alone (or by none, behind a one-sided wall).
+fn check_nesting(
+    map: &SourceMap,
+    walls: &[WallRecord],
+    wall_sites: &[Site],
+    grid: &Grid,
+) -> Result<(), BuildError> {
+    let segs: Vec<(Vec2, Vec2)> = walls
+        .iter()
+        .map(|w| (map.vertices[w.v1 as usize], map.vertices[w.v2 as usize]))
+        .collect();
+    let mut index = SegmentIndex::new(grid, &segs);
+    let mut parity: Vec<bool> = vec![false; map.sectors.len()];
+    let mut touched: Vec<usize> = Vec::new();
+    let sides = |w: &WallRecord| {
+        // A wall with one sector on both sides is two edges of that
+        // sector's loops: it toggles twice, which is not at all.
+        let back = (w.back != NO_SECTOR && w.back != w.front).then_some(w.back as usize);
+        [Some(w.front as usize), back].into_iter().flatten()
+    };
+    for (wi, w) in walls.iter().enumerate() {
+        index.crossings(midpoint(segs[wi].0, segs[wi].1), |o| {
+            if o != wi {
+                for s in sides(&walls[o]) {
+                    parity[s] = !parity[s];
+                    touched.push(s);
+                }
+            }
+        });
+        // The reference point is on the left: cross this wall to the right.
+        if reference_is_left(segs[wi].0, segs[wi].1) {
+            for s in sides(w) {
+                parity[s] = !parity[s];
+                touched.push(s);
+            }
+        }
+        let front = w.front as usize;
+        let intruder = touched.iter().copied().find(|&s| parity[s] && s != front);
+        for &s in &touched {
+            parity[s] = false;
+        }
+        touched.clear();
+        if let Some(s) = intruder {
+            return Err(err(
+                wall_sites[wi].clone(),
+                "overlapping sectors: the area beside this wall is inside another sector too",
+            )
+            .note(Site::Sector(s), "the other sector")
+            .help(
+                "a platform, pillar or pool of light inside a sector must also be a loop of \
+                 that sector (a hole in it)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn describe(site: &Site) -> String {
@@ -600,7 +856,10 @@ fn describe(site: &Site) -> String {
             loop_index,
             index,
         } => format!("sector {sector}, loop {loop_index}, edge {index}"),
-        other => format!("{other:?}"),
+        Site::Map => "map".to_string(),
+        Site::Vertex(i) => format!("vertex {i}"),
+        Site::Sector(i) => format!("sector {i}"),
+        Site::Thing(i) => format!("thing {i}"),
     }
 }
 
@@ -740,6 +999,85 @@ mod tests {
         m.sectors[0].ceiling = Fx::from_num(-1);
         let e = build(&m, BuildOptions::default()).unwrap_err();
         assert_eq!(e.site, Site::Sector(0));
+    }
+
+    #[test]
+    fn a_sector_inside_another_must_be_a_hole_of_it() {
+        let mut m = square_room();
+        for (x, y) in [(100, 100), (150, 100), (150, 150)] {
+            m.vertices.push(Vec2::from_int(x, y));
+        }
+        m.sectors.push(SourceSector {
+            floor: Fx::from_num(8),
+            ceiling: Fx::from_num(128),
+            loops: vec![vec![4, 5, 6]],
+            ..Default::default()
+        });
+        let e = build(&m, BuildOptions::default()).unwrap_err();
+        assert!(e.message.contains("overlapping sectors"), "{e}");
+        assert!(matches!(e.site, Site::LoopEdge { sector: 1, .. }), "{e:?}");
+        assert_eq!(e.notes[0].0, Site::Sector(0));
+        assert!(e.help.is_some());
+        // As a hole of the room too, it is a platform with portals.
+        m.sectors[0].loops.push(vec![4, 5, 6]);
+        let c = build(&m, BuildOptions::default()).unwrap();
+        assert_eq!(c.stats.portals, 3);
+        let level = engine::world::Level::load(&c.bytes).unwrap();
+        let id = |x, y| level.locate(Vec2::from_int(x, y));
+        assert_eq!(id(140, 110), Some(engine::world::SectorId(1)));
+        assert_eq!(id(20, 20), Some(engine::world::SectorId(0)));
+        // A hole with no sector is a pillar: outside everything.
+        m.sectors.pop();
+        let c = build(&m, BuildOptions::default()).unwrap();
+        let level = engine::world::Level::load(&c.bytes).unwrap();
+        assert_eq!(level.locate(Vec2::from_int(140, 110)), None);
+    }
+
+    #[test]
+    fn crossings_are_exact_for_fractional_coordinates() {
+        // A triangle east of the room whose west point is a hair
+        // (1/65536) inside the room's east wall crosses it; exactly on it
+        // is a T-junction; both refused, while a hair outside is fine.
+        let hair = Fx::from_bits(1);
+        for (dx, refused) in [(-hair, true), (Fx::ZERO, true), (hair, false)] {
+            let mut m = square_room();
+            let x = Fx::from_num(256) + dx;
+            m.vertices.push(Vec2::new(x, Fx::from_num(100.3)));
+            m.vertices
+                .push(Vec2::new(Fx::from_num(300), Fx::from_num(120.7)));
+            m.vertices
+                .push(Vec2::new(Fx::from_num(300), Fx::from_num(80.1)));
+            m.sectors.push(SourceSector {
+                ceiling: Fx::from_num(64),
+                loops: vec![vec![4, 5, 6]],
+                ..Default::default()
+            });
+            let r = build(&m, BuildOptions::default());
+            assert_eq!(r.is_err(), refused, "{dx}: {r:?}");
+        }
+    }
+
+    #[test]
+    fn long_titles_are_cut_at_a_character_boundary() {
+        let mut m = square_room();
+        m.title = "é".repeat(100); // 200 bytes
+        let c = build(&m, BuildOptions::default()).unwrap();
+        let level = engine::world::Level::load(&c.bytes).unwrap();
+        assert_eq!(level.map().title(), "é".repeat(64));
+    }
+
+    #[test]
+    fn errors_name_their_sites_and_notes() {
+        let mut m = square_room();
+        m.vertices.push(Vec2::from_int(256, 0));
+        let e = build(&m, BuildOptions::default()).unwrap_err();
+        assert_eq!(e.site, Site::Vertex(4));
+        assert_eq!(e.notes, [(Site::Vertex(1), "the other vertex".to_string())]);
+        assert_eq!(
+            e.to_string(),
+            "vertex 4: duplicate vertex: another vertex is already at (256, 0); vertex 1: the \
+             other vertex"
+        );
     }
 
     #[test]

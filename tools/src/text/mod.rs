@@ -1,0 +1,126 @@
+//! The text map format: hand-writable, line based.
+//!
+//! ```text
+//! # comment to end of line (also after statements)
+//! title "Stairs and steps"
+//! vertex NAME X Y                      # X, Y: integer or decimal (e.g. -12.5), within ±32767
+//! sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] [wall_color COL]
+//! loop SECTOR V1 V2 ... Vn V1          # a closed boundary of SECTOR: ends on the vertex it started with
+//! player X Y ANGLE                     # player 1 start; ANGLE in degrees, counter-clockwise from east (+x)
+//! entity X Y RADIUS                    # a pushable round body
+//! ```
+//!
+//! * One statement per line; tokens are separated by white space. A `#`
+//!   starts a comment to the end of the line, except right after
+//!   `floor_color`, `ceiling_color` or `wall_color`, where it starts a
+//!   `#RRGGBB` colour.
+//! * Names are `[A-Za-z_][A-Za-z0-9_]*`. Vertices and sectors have
+//!   separate namespaces; defining a name twice is an error. Statements may
+//!   come in any order: a loop may name a sector or vertex defined further
+//!   down.
+//! * A sector has one or more loops: its outer boundary, holes (pillars)
+//!   and disjoint pieces. Holes need no marking: a point is inside the
+//!   sector if it is inside an odd number of its loops. A loop may go
+//!   either way round. Where two sectors' loops share an edge (the same
+//!   two vertices, in either order) the edge becomes a portal. A pillar or
+//!   platform inside a room must also be a loop of the room.
+//! * Numbers are decimal (`12`, `-12.5`, `+0.25`), converted exactly to
+//!   16.16 fixed point by integer arithmetic (rounded to the nearest
+//!   1/65536, ties away from zero). Coordinates, heights and angles lie
+//!   within ±32767. Exponents, `nan`, `inf` and hexadecimal are refused.
+//! * `floor`/`ceiling` are required; the ceiling may not be below the
+//!   floor. `light` is 0 (dark) to 255, default 160. A colour `COL` is a
+//!   palette index 0-255 or `#RRGGBB`, mapped to the nearest colour of
+//!   [`engine::render::Palette::builtin`] (the xterm-256 layout). Defaults:
+//!   floor 137 (tan), ceiling 250 (light grey), walls 244 (mid grey).
+//! * `player`: exactly one. The angle is wrapped into `[0, 360)`. Its
+//!   radius is the engine's player radius.
+//! * `entity`: radius above 0 and at most 1024.
+//! * `title`: at most once, in double quotes (`\"` and `\\` escape), at
+//!   most 128 bytes.
+//!
+//! Errors print like rustc's, with `file:line:column` and the offending
+//! tokens underlined; checking goes on after an error to report up to 50
+//! at once (the geometry checks of [`crate::build`] run only once the
+//! file is otherwise clean, and stop at their first error). Warnings
+//! (never fatal) report unused vertices, things outside every sector or
+//! overlapping walls or each other, and a player start too low to stand
+//! in.
+
+mod lex;
+mod lower;
+pub mod number;
+mod parse;
+
+use crate::build::BuildOptions;
+use crate::{Diagnostics, Output};
+
+/// Compiles a text map. `file_name` is only used in messages.
+///
+/// On success the [`Output`] holds the compiled bytes, their figures and
+/// the warnings, each rendered like rustc's. On failure the
+/// [`Diagnostics`] print every error found.
+pub fn compile_source(text: &str, file_name: &str) -> Result<Output, Diagnostics> {
+    compile_source_with(text, file_name, BuildOptions::default())
+}
+
+/// [`compile_source`] with builder options (such as the block size).
+pub fn compile_source_with(
+    text: &str,
+    file_name: &str,
+    opts: BuildOptions,
+) -> Result<Output, Diagnostics> {
+    lower::compile(text, file_name, opts)
+}
+
+/// The candidate closest to `word` by edit distance, if it is close enough
+/// to be a likely typo.
+pub(crate) fn suggest<'c>(
+    word: &str,
+    candidates: impl Iterator<Item = &'c str>,
+) -> Option<&'c str> {
+    // Long words are never typos of our short names, and comparing them
+    // would cost time on hostile input.
+    if word.len() > 64 {
+        return None;
+    }
+    // A third of the letters may be wrong: `hal` finds `hall`, but `x`
+    // finds nothing rather than every one-letter name.
+    let limit = word.chars().count() / 3;
+    let mut best: Option<(usize, &str)> = None;
+    for c in candidates {
+        if c.len() > 64 {
+            continue;
+        }
+        let d = if c.eq_ignore_ascii_case(word) {
+            0
+        } else if c.len().abs_diff(word.len()) > limit {
+            continue;
+        } else {
+            edit_distance(word, c)
+        };
+        if d <= limit && best.is_none_or(|(bd, bc)| (d, c) < (bd, bc)) {
+            best = Some((d, c));
+        }
+    }
+    best.map(|(_, c)| c)
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests;

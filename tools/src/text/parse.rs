@@ -1,0 +1,571 @@
+//! Lines to statements: syntax and values, no cross-references (names
+//! are resolved in `lower`, so statements may come in any order).
+
+use super::lex::{lex_line, Token, TokenKind};
+use super::number::{parse_int, parse_raw, NumberError};
+use crate::diag::{shown, Span};
+use engine::config::MAX_COORDINATE;
+use engine::math::Fx;
+use engine::render::Palette;
+
+/// A value with the span it came from.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    /// The value.
+    pub value: T,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// The sector colours and light a statement may set.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Looks {
+    /// Light, 0..=255.
+    pub light: u8,
+    /// Floor colour.
+    pub floor_color: u8,
+    /// Ceiling colour.
+    pub ceiling_color: u8,
+    /// Wall colour.
+    pub wall_color: u8,
+}
+
+/// Used where a sector does not say: a mid light and the greys and
+/// browns of a plain room.
+pub const DEFAULT_LOOKS: Looks = Looks {
+    light: 160,
+    // (175, 135, 95): a warm tan floor.
+    floor_color: 137,
+    // (188, 188, 188): a light grey ceiling.
+    ceiling_color: 250,
+    // (128, 128, 128): mid-grey walls.
+    wall_color: 244,
+};
+
+/// One statement.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt<'a> {
+    /// `title "..."`.
+    Title {
+        /// The text.
+        text: String,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `vertex NAME X Y`.
+    Vertex {
+        /// Its name.
+        name: Spanned<&'a str>,
+        /// X.
+        x: Fx,
+        /// Y.
+        y: Fx,
+        /// From the name to Y.
+        span: Span,
+    },
+    /// `sector NAME floor F ceiling C ...`.
+    Sector {
+        /// Its name.
+        name: Spanned<&'a str>,
+        /// Floor height.
+        floor: Spanned<Fx>,
+        /// Ceiling height.
+        ceiling: Spanned<Fx>,
+        /// Light and colours (defaults where not given).
+        looks: Looks,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `loop SECTOR V1 ... V1`.
+    Loop {
+        /// The sector it bounds.
+        sector: Spanned<&'a str>,
+        /// Every vertex as written, the closing one included.
+        vertices: Vec<Spanned<&'a str>>,
+        /// From the sector name to the last vertex.
+        span: Span,
+    },
+    /// `player X Y ANGLE`.
+    Player {
+        /// Position.
+        x: Fx,
+        /// Position.
+        y: Fx,
+        /// Facing in `[0, 360)`.
+        angle: Fx,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `entity X Y RADIUS`.
+    Entity {
+        /// Position.
+        x: Fx,
+        /// Position.
+        y: Fx,
+        /// Radius.
+        radius: Fx,
+        /// The whole statement.
+        span: Span,
+    },
+}
+
+/// A syntax or value error in one line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// Where.
+    pub span: Span,
+    /// What.
+    pub message: String,
+    /// Optional `= help:` text.
+    pub help: Option<String>,
+}
+
+fn error(span: Span, message: impl Into<String>) -> ParseError {
+    ParseError {
+        span,
+        message: message.into(),
+        help: None,
+    }
+}
+
+impl ParseError {
+    fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The statement keywords, for messages and suggestions.
+pub const KEYWORDS: [&str; 6] = ["title", "vertex", "sector", "loop", "player", "entity"];
+
+/// The sector options.
+pub const SECTOR_KEYS: [&str; 6] = [
+    "floor",
+    "ceiling",
+    "light",
+    "floor_color",
+    "ceiling_color",
+    "wall_color",
+];
+
+/// Largest entity radius the engine accepts.
+pub const MAX_RADIUS: i64 = 1024;
+
+/// Parses one line (starting at byte `base` of the file): `Ok(None)` for a
+/// blank or comment-only line.
+pub fn parse_line<'a>(
+    line: &'a str,
+    base: usize,
+    palette: &Palette,
+) -> Result<Option<Stmt<'a>>, ParseError> {
+    let tokens = lex_line(line, base).map_err(|(span, message)| error(span, message))?;
+    let Some(first) = tokens.first() else {
+        return Ok(None);
+    };
+    let mut p = Parser {
+        tokens: &tokens,
+        pos: 1,
+        keyword: first.text,
+        palette,
+    };
+    if first.kind != TokenKind::Word {
+        return Err(error(first.span, "expected a statement keyword").help(keyword_help()));
+    }
+    let stmt_span = first.span.to(tokens[tokens.len() - 1].span);
+    let stmt = match first.text {
+        "title" => {
+            let t = p.next("the title, in double quotes")?;
+            let TokenKind::Str(text) = &t.kind else {
+                return Err(error(t.span, "the title must be in double quotes")
+                    .help(format!("write `title \"{}\"`", shown(t.text))));
+            };
+            let max = engine::format::size::MAX_TITLE;
+            if text.len() > max {
+                return Err(error(
+                    t.span,
+                    format!(
+                        "the title is {} bytes long; at most {max} fit in a map",
+                        text.len()
+                    ),
+                ));
+            }
+            Stmt::Title {
+                text: text.clone(),
+                span: stmt_span,
+            }
+        }
+        "vertex" => {
+            let name = p.name("vertex")?;
+            let x = p.coordinate("X coordinate")?;
+            let y = p.coordinate("Y coordinate")?;
+            Stmt::Vertex {
+                name,
+                x: x.value,
+                y: y.value,
+                span: name.span.to(y.span),
+            }
+        }
+        "sector" => p.sector(stmt_span)?,
+        "loop" => {
+            let sector = p.name("sector")?;
+            let mut vertices = Vec::new();
+            while p.pos < tokens.len() {
+                vertices.push(p.name("vertex")?);
+            }
+            let Some(last) = vertices.last() else {
+                return Err(error(
+                    sector.span.after(),
+                    "expected the loop's vertices after the sector name",
+                )
+                .help("write `loop SECTOR V1 V2 V3 V1`: the vertex names in order, ending on the first"));
+            };
+            let span = sector.span.to(last.span);
+            Stmt::Loop {
+                sector,
+                vertices,
+                span,
+            }
+        }
+        "player" => {
+            let x = p.coordinate("X coordinate")?;
+            let y = p.coordinate("Y coordinate")?;
+            let angle = p.number("angle in degrees")?;
+            let angle = engine::math::Angle::from_degrees(angle.value).degrees();
+            Stmt::Player {
+                x: x.value,
+                y: y.value,
+                angle,
+                span: stmt_span,
+            }
+        }
+        "entity" => {
+            let x = p.coordinate("X coordinate")?;
+            let y = p.coordinate("Y coordinate")?;
+            let r = p.number("radius")?;
+            if r.value <= Fx::ZERO || r.value > Fx::from_num(MAX_RADIUS) {
+                return Err(error(
+                    r.span,
+                    format!("an entity's radius must be above 0 and at most {MAX_RADIUS}"),
+                ));
+            }
+            Stmt::Entity {
+                x: x.value,
+                y: y.value,
+                radius: r.value,
+                span: stmt_span,
+            }
+        }
+        other => {
+            let mut e = error(first.span, format!("unknown statement `{}`", shown(other)));
+            e.help = Some(match super::suggest(other, KEYWORDS.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => keyword_help(),
+            });
+            return Err(e);
+        }
+    };
+    p.end()?;
+    Ok(Some(stmt))
+}
+
+fn keyword_help() -> String {
+    format!("a line starts with one of: {}", KEYWORDS.join(", "))
+}
+
+struct Parser<'t, 'a> {
+    tokens: &'t [Token<'a>],
+    pos: usize,
+    keyword: &'a str,
+    palette: &'t Palette,
+}
+
+impl<'a> Parser<'_, 'a> {
+    /// The next token, or an error naming `what` was expected.
+    fn next(&mut self, what: &str) -> Result<&Token<'a>, ParseError> {
+        let Some(t) = self.tokens.get(self.pos) else {
+            let after = self
+                .tokens
+                .get(self.pos.wrapping_sub(1))
+                .map_or(Span::default(), |t| t.span.after());
+            return Err(error(after, format!("expected {what} here")).help(self.usage()));
+        };
+        self.pos += 1;
+        Ok(t)
+    }
+
+    fn usage(&self) -> String {
+        let form = match self.keyword {
+            "title" => "title \"TEXT\"",
+            "vertex" => "vertex NAME X Y",
+            "sector" => {
+                "sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] \
+                 [wall_color COL]"
+            }
+            "loop" => "loop SECTOR V1 V2 ... Vn V1",
+            "player" => "player X Y ANGLE",
+            _ => "entity X Y RADIUS",
+        };
+        format!("the form is `{form}`")
+    }
+
+    fn end(&self) -> Result<(), ParseError> {
+        let rest = self.tokens.get(self.pos..).unwrap_or(&[]);
+        match (rest.first(), rest.last()) {
+            (Some(first), Some(last)) => Err(error(
+                first.span.to(last.span),
+                format!(
+                    "unexpected `{}` after the end of the statement",
+                    shown(first.text)
+                ),
+            )
+            .help(self.usage())),
+            _ => Ok(()),
+        }
+    }
+
+    fn name(&mut self, what: &str) -> Result<Spanned<&'a str>, ParseError> {
+        let t = self.next(&format!("a {what} name"))?;
+        let valid = t.kind == TokenKind::Word && is_name(t.text);
+        if !valid {
+            let e = error(
+                t.span,
+                format!("expected a {what} name, found `{}`", shown(t.text)),
+            );
+            return Err(e.help(
+                "names are letters, digits and `_`, not starting with a digit (like `hall_2`)",
+            ));
+        }
+        Ok(Spanned {
+            value: t.text,
+            span: t.span,
+        })
+    }
+
+    /// Any number in ±32767 (the map range).
+    fn number(&mut self, what: &str) -> Result<Spanned<Fx>, ParseError> {
+        let t = self.next(&format!("the {what}"))?;
+        let bad =
+            |e: NumberError| error(t.span, format!("invalid {what} `{}`: {e}", shown(t.text)));
+        if t.kind != TokenKind::Word {
+            return Err(bad(NumberError::Invalid));
+        }
+        let raw = parse_raw(t.text).map_err(bad)?;
+        let limit = (MAX_COORDINATE as i64) << 16;
+        if raw.abs() > limit {
+            return Err(error(
+                t.span,
+                format!(
+                    "the {what} {} is out of range: it must lie within ±{MAX_COORDINATE}",
+                    shown(t.text)
+                ),
+            ));
+        }
+        Ok(Spanned {
+            value: Fx::from_bits(raw as i32),
+            span: t.span,
+        })
+    }
+
+    fn coordinate(&mut self, what: &str) -> Result<Spanned<Fx>, ParseError> {
+        self.number(what)
+    }
+
+    /// A whole number in `0..=255`.
+    fn byte(&mut self, what: &str) -> Result<u8, ParseError> {
+        let t = self.next(&format!("the {what} (0 to 255)"))?;
+        let v = parse_int(t.text).ok().filter(|v| (0..=255).contains(v));
+        match v {
+            Some(v) if t.kind == TokenKind::Word => Ok(v as u8),
+            _ => Err(error(
+                t.span,
+                format!(
+                    "invalid {what} `{}`: expected a whole number from 0 to 255",
+                    shown(t.text)
+                ),
+            )),
+        }
+    }
+
+    /// A palette index or `#RRGGBB`.
+    fn color(&mut self, what: &str) -> Result<u8, ParseError> {
+        let t = self.next(&format!("the {what} (a palette index or #RRGGBB)"))?;
+        if t.kind == TokenKind::Color {
+            let hex = &t.text[1..];
+            let channel = |i: usize| {
+                hex.get(i..i + 2)
+                    .and_then(|h| u8::from_str_radix(h, 16).ok())
+            };
+            let rgb = (hex.len() == 6 && hex.bytes().all(|b| b.is_ascii_hexdigit()))
+                .then(|| Some([channel(0)?, channel(2)?, channel(4)?]))
+                .flatten();
+            return match rgb {
+                Some(rgb) => Ok(self.palette.nearest(rgb)),
+                None => Err(error(
+                    t.span,
+                    format!(
+                        "invalid {what} `{}`: expected `#` and six hex digits, like `#80a0ff`",
+                        shown(t.text)
+                    ),
+                )
+                .help(
+                    "after a colour keyword `#` starts a colour, not a comment; \
+                     give the colour first",
+                )),
+            };
+        }
+        let v = parse_int(t.text).ok().filter(|v| (0..=255).contains(v));
+        match v {
+            Some(v) if t.kind == TokenKind::Word => Ok(v as u8),
+            _ => Err(error(
+                t.span,
+                format!(
+                    "invalid {what} `{}`: expected a palette index from 0 to 255 or #RRGGBB",
+                    shown(t.text)
+                ),
+            )),
+        }
+    }
+
+    fn sector(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+        let name = self.name("sector")?;
+        let mut floor: Option<Spanned<Fx>> = None;
+        let mut ceiling: Option<Spanned<Fx>> = None;
+        let mut looks = DEFAULT_LOOKS;
+        let mut seen: Vec<&str> = Vec::new();
+        while self.pos < self.tokens.len() {
+            let key = &self.tokens[self.pos];
+            self.pos += 1;
+            let k = key.text;
+            if key.kind != TokenKind::Word || !SECTOR_KEYS.contains(&k) {
+                let help = match super::suggest(k, SECTOR_KEYS.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the options are: {}", SECTOR_KEYS.join(", ")),
+                };
+                return Err(
+                    error(key.span, format!("unknown sector option `{}`", shown(k))).help(help),
+                );
+            }
+            if seen.contains(&k) {
+                return Err(error(key.span, format!("`{}` is given twice", shown(k))));
+            }
+            seen.push(k);
+            match k {
+                "floor" => floor = Some(self.number("floor height")?),
+                "ceiling" => ceiling = Some(self.number("ceiling height")?),
+                "light" => looks.light = self.byte("light level")?,
+                "floor_color" => looks.floor_color = self.color("floor colour")?,
+                "ceiling_color" => looks.ceiling_color = self.color("ceiling colour")?,
+                // The last of SECTOR_KEYS: "wall_color".
+                _ => looks.wall_color = self.color("wall colour")?,
+            }
+        }
+        let missing = |what: &str| {
+            error(
+                name.span,
+                format!("sector `{}` has no {what} height", shown(name.value)),
+            )
+            .help(format!("add `{what} HEIGHT` to the line"))
+        };
+        let floor = floor.ok_or_else(|| missing("floor"))?;
+        let ceiling = ceiling.ok_or_else(|| missing("ceiling"))?;
+        Ok(Stmt::Sector {
+            name,
+            floor,
+            ceiling,
+            looks,
+            span,
+        })
+    }
+}
+
+/// `[A-Za-z_][A-Za-z0-9_]*`.
+pub fn is_name(s: &str) -> bool {
+    let mut b = s.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Option<Stmt<'_>>, ParseError> {
+        parse_line(line, 0, &Palette::builtin())
+    }
+
+    #[test]
+    fn statements() {
+        assert_eq!(parse("  # nothing").unwrap(), None);
+        let Some(Stmt::Vertex { name, x, y, .. }) = parse("vertex a1 -12.5 64").unwrap() else {
+            panic!()
+        };
+        assert_eq!(
+            (name.value, x, y),
+            ("a1", Fx::from_num(-12.5), Fx::from_num(64))
+        );
+        let Some(Stmt::Sector {
+            floor,
+            ceiling,
+            looks,
+            ..
+        }) = parse("sector s ceiling 128 floor -8 wall_color #ff0000 light 200").unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (floor.value, ceiling.value),
+            (Fx::from_num(-8), Fx::from_num(128))
+        );
+        assert_eq!(looks.light, 200);
+        assert_eq!(looks.wall_color, 9);
+        assert_eq!(looks.floor_color, DEFAULT_LOOKS.floor_color);
+        let Some(Stmt::Player { angle, .. }) = parse("player 0 0 -90").unwrap() else {
+            panic!()
+        };
+        assert_eq!(angle, Fx::from_num(270));
+        let Some(Stmt::Loop { vertices, .. }) = parse("loop s a b c a").unwrap() else {
+            panic!()
+        };
+        assert_eq!(vertices.len(), 4);
+    }
+
+    #[test]
+    fn errors_point_at_the_token() {
+        let cases = [
+            ("vertex 1a 0 0", "vertex name", "1a"),
+            ("vertex a 0", "expected the Y", ""),
+            ("vertex a 0 1e3", "exponents", "1e3"),
+            ("vertex a 0 nan", "finite", "nan"),
+            ("vertex a 40000 0", "out of range", "40000"),
+            ("vertex a 0 0 0", "unexpected `0`", "0"),
+            ("sector s floor 0", "no ceiling", "s"),
+            ("sector s floor 0 ceiling 8 light 256", "0 to 255", "256"),
+            (
+                "sector s floor 0 ceiling 8 lite 2",
+                "unknown sector option",
+                "lite",
+            ),
+            ("sector s floor 0 floor 1 ceiling 8", "twice", "floor"),
+            (
+                "sector s floor 0 ceiling 8 floor_color #12345",
+                "six hex",
+                "#12345",
+            ),
+            ("sector s floor 0 ceiling 8 floor_color # c", "six hex", "#"),
+            ("vertx a 0 0", "unknown statement", "vertx"),
+            ("title untitled", "double quotes", "untitled"),
+            ("\"x\"", "keyword", "\"x\""),
+            ("loop s", "vertices", ""),
+            ("entity 0 0 0", "radius", "0"),
+            ("entity 0 0 2000", "radius", "2000"),
+        ];
+        for (line, msg, at) in cases {
+            let e = parse(line).unwrap_err();
+            assert!(e.message.contains(msg), "{line}: {e:?}");
+            assert_eq!(&line[e.span.start..e.span.end], at, "{line}: {e:?}");
+        }
+        let e = parse("vertx a 0 0").unwrap_err();
+        assert_eq!(e.help.as_deref(), Some("did you mean `vertex`?"));
+    }
+}

@@ -1,0 +1,434 @@
+//! Tests of the whole text compiler: source in, bytes or diagnostics out.
+
+use super::compile_source;
+use crate::diag::Diagnostic;
+use engine::math::{Fx, Vec2};
+use engine::world::{Level, SectorId};
+
+const ROOMS: &str = "\
+title \"Two rooms\"
+vertex a 0 0
+vertex b 256 0
+vertex c 256 256
+vertex d 0 256
+vertex e 512 0
+vertex f 512 256
+sector hall floor 0 ceiling 128 light 200 floor_color #ff0000
+sector side floor 16 ceiling 120  # a step up
+loop hall a b c d a
+loop side b e f c b
+player 64 64 -90
+entity 384 128 20
+";
+
+/// The errors of `text`, as (line, column, message).
+fn errors(text: &str) -> Vec<(usize, usize, String)> {
+    compile_source(text, "t.map")
+        .expect_err("should not compile")
+        .errors
+        .iter()
+        .map(|d| (d.location.line, d.location.column, d.message.clone()))
+        .collect()
+}
+
+/// The one error of `text`.
+fn error(text: &str) -> Diagnostic {
+    let d = compile_source(text, "t.map").expect_err("should not compile");
+    assert_eq!(d.errors.len(), 1, "{d}");
+    d.errors[0].clone()
+}
+
+/// `ROOMS` with `from` replaced by `to` (which must occur).
+fn rooms_with(from: &str, to: &str) -> String {
+    assert!(ROOMS.contains(from), "{from}");
+    ROOMS.replacen(from, to, 1)
+}
+
+/// The underlined text of a diagnostic's main location.
+fn underlined(d: &Diagnostic) -> String {
+    let s = d.location.snippet.as_ref().expect("a snippet");
+    s.text
+        .chars()
+        .skip(s.caret_start)
+        .take(s.caret_len)
+        .collect()
+}
+
+#[test]
+fn a_clean_map_compiles_and_loads() {
+    let out = compile_source(ROOMS, "t.map").unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_eq!(out.stats.sectors, 2);
+    assert_eq!(out.stats.walls, 7);
+    assert_eq!(out.stats.portals, 1);
+    assert_eq!(out.stats.things, 2);
+    let level = Level::load(&out.bytes).unwrap();
+    assert_eq!(level.map().title(), "Two rooms");
+    let hall = level.sector(SectorId(0));
+    assert_eq!(hall.light, 200);
+    assert_eq!(hall.floor_color, 9); // #ff0000 is palette red
+    let side = level.sector(SectorId(1));
+    assert_eq!(side.floor, Fx::from_num(16));
+    assert_eq!(side.light, 160); // the default
+    let start = level.map().player_start();
+    assert_eq!(start.angle, Fx::from_num(270)); // -90 wrapped
+    assert_eq!(level.locate(Vec2::from_int(384, 128)), Some(SectorId(1)));
+}
+
+#[test]
+fn statements_may_come_in_any_order_and_decimals_are_exact() {
+    let text = "\
+loop s a b c a
+player 0.25 0.1 0
+sector s floor -0.5 ceiling 100.75
+vertex a -10.5 -10
+vertex b 30 -10
+vertex c 0.1 30
+";
+    let out = compile_source(text, "t.map").unwrap();
+    let level = Level::load(&out.bytes).unwrap();
+    let v = level.map().vertex(2);
+    assert_eq!(v.x.to_bits(), 6554); // 0.1 * 65536 rounded
+    assert_eq!(level.map().vertex(0).x, Fx::from_num(-10.5));
+    assert_eq!(level.sector(SectorId(0)).floor, Fx::from_num(-0.5));
+    assert_eq!(level.map().player_start().y.to_bits(), 6554);
+}
+
+#[test]
+fn unclosed_loop_prints_like_the_spec() {
+    let mut text = String::new();
+    for _ in 0..11 {
+        text.push_str("# padding\n");
+    }
+    text.push_str("loop hall a b c d\n");
+    text.push_str(&ROOMS.replace("loop hall a b c d a\n", ""));
+    let d = compile_source(&text, "maps/stairs.map").unwrap_err();
+    let first = d.errors[0].to_string();
+    assert!(
+        first.starts_with(
+            "error: unclosed sector loop: ends at `d`, started at `a`\n  --> maps/stairs.map:12:6\n   |\n12 | loop hall a b c d\n   |      ^^^^^^^^^^^^\n"
+        ),
+        "{first}"
+    );
+    assert!(
+        d.to_string()
+            .ends_with("error: aborting due to 1 previous error"),
+        "{d}"
+    );
+}
+
+#[test]
+fn loop_errors() {
+    let d = error(&rooms_with("loop hall a b c d a", "loop hall a b b c d a"));
+    assert!(d.message.contains("zero-length wall"), "{d}");
+    assert_eq!(underlined(&d), "b b");
+
+    let d = error(&rooms_with("loop hall a b c d a", "loop hall a b a"));
+    assert!(d.message.contains("at least 3 distinct"), "{d}");
+
+    let d = error(&rooms_with(
+        "loop hall a b c d a",
+        "loop hall a b c d a\nloop hall a",
+    ));
+    assert!(d.message.contains("unclosed"), "{d}");
+
+    let e = errors(&rooms_with("loop side b e f c b", "loop sid b e g c b"));
+    assert_eq!(e.len(), 3, "{e:?}"); // unknown sector, unknown vertex, `side` has no loop
+                                     // In file order: the sector line, then the loop line left to right.
+    assert!(e[0].2.contains("sector `side` has no loop"), "{e:?}");
+    assert_eq!((e[1].0, e[1].1), (11, 6));
+    assert!(e[1].2.contains("unknown sector `sid`"), "{e:?}");
+    assert!(e[2].2.contains("unknown vertex `g`"), "{e:?}");
+
+    let d = compile_source(
+        &rooms_with(
+            "loop side b e f c b",
+            "loop side b e f c b\nloop sid a b c a",
+        ),
+        "t",
+    )
+    .unwrap_err();
+    assert_eq!(d.errors[0].help, ["did you mean `side`?"]);
+}
+
+#[test]
+fn definition_errors() {
+    let d = error(&rooms_with(
+        "vertex f 512 256",
+        "vertex f 512 256\nvertex a 1 1",
+    ));
+    assert!(d.message.contains("vertex `a` is defined twice"), "{d}");
+    assert_eq!(d.location.line, 8);
+    assert_eq!(d.related[0].1.line, 2);
+
+    let d = error(&rooms_with(
+        "vertex f 512 256",
+        "vertex f 512 256\nvertex g 256 0",
+    ));
+    assert!(d.message.contains("duplicate vertex: `g`"), "{d}");
+    assert_eq!(d.related[0].1.line, 3);
+
+    let d = error(&rooms_with("ceiling 120", "ceiling 8"));
+    assert!(d.message.contains("ceiling below floor"), "{d}");
+    assert_eq!(underlined(&d), "8");
+
+    let d = error(&rooms_with(
+        "player 64 64 -90",
+        "player 64 64 -90\nplayer 1 1 0",
+    ));
+    assert!(d.message.contains("second player start"), "{d}");
+
+    let d = error(&rooms_with("player 64 64 -90", ""));
+    assert!(d.message.contains("no player start"), "{d}");
+    assert_eq!((d.location.line, d.location.column), (1, 1));
+
+    let e = errors("");
+    assert!(e.iter().any(|e| e.2.contains("no sectors")), "{e:?}");
+    assert!(e.iter().any(|e| e.2.contains("no player start")), "{e:?}");
+}
+
+#[test]
+fn builder_errors_point_at_the_statement() {
+    // A bow tie: the edges c-a and b-d cross.
+    let d = error(&rooms_with("loop hall a b c d a", "loop hall a b d c a"));
+    assert!(d.message.contains("crossing walls"), "{d}");
+    assert_eq!(d.location.line, 10);
+    assert!(["b d", "c a"].contains(&underlined(&d).as_str()), "{d}");
+    assert_eq!(d.related.len(), 1);
+    assert_eq!(d.related[0].1.line, 10);
+
+    // A third sector on the shared edge b-c.
+    let text = rooms_with(
+        "player",
+        "vertex g 384 128\nsector third floor 0 ceiling 64\nloop third b g c b\nplayer",
+    );
+    let d = error(&text);
+    assert!(d.message.contains("used by 3 sector sides"), "{d}");
+
+    // A platform drawn inside the hall without being a hole of it.
+    let text = rooms_with(
+        "player",
+        "vertex p1 100 100\nvertex p2 150 100\nvertex p3 150 150\n\
+         sector plat floor 8 ceiling 128\nloop plat p1 p2 p3 p1\nplayer",
+    );
+    let d = error(&text);
+    assert!(d.message.contains("overlapping sectors"), "{d}");
+    assert_eq!(d.location.line, 16);
+    // ...and fixed by giving the hall that loop too.
+    let fixed = format!("{text}\nloop hall p1 p2 p3 p1\n");
+    let out = compile_source(&fixed, "t").unwrap();
+    assert_eq!(out.stats.portals, 4);
+}
+
+#[test]
+fn too_many_vertices_points_at_the_first_one_over() {
+    let mut text = String::from(ROOMS);
+    for i in 0..engine::config::MAX_VERTICES {
+        text.push_str(&format!(
+            "vertex v{i} {} {}\n",
+            i % 1000 + 1000,
+            i / 1000 + 1000
+        ));
+    }
+    let d = compile_source(&text, "t").unwrap_err();
+    assert!(
+        d.errors[0].message.contains("too many vertices"),
+        "{}",
+        d.errors[0]
+    );
+    let first_over = ROOMS.lines().count() + engine::config::MAX_VERTICES - 6 + 1;
+    assert_eq!(d.errors[0].location.line, first_over);
+}
+
+#[test]
+fn warnings() {
+    let out = compile_source(&rooms_with("player", "vertex lonely 900 900\nplayer"), "t").unwrap();
+    assert_eq!(out.warnings.len(), 1);
+    assert!(
+        out.warnings[0].starts_with("warning: vertex `lonely` is never used\n  --> t:12:8"),
+        "{}",
+        out.warnings[0]
+    );
+
+    let out = compile_source(&rooms_with("player 64 64", "player -64 64"), "t").unwrap();
+    assert!(
+        out.warnings[0].contains("the player start is outside every sector"),
+        "{:?}",
+        out.warnings
+    );
+
+    let out = compile_source(&rooms_with("entity 384 128 20", "entity 600 128 20"), "t").unwrap();
+    assert!(
+        out.warnings[0].contains("this entity is outside every sector"),
+        "{:?}",
+        out.warnings
+    );
+
+    let out = compile_source(&rooms_with("entity 384 128 20", "entity 500 128 20"), "t").unwrap();
+    assert!(
+        out.warnings[0].contains("overlaps a wall"),
+        "{:?}",
+        out.warnings
+    );
+
+    let out = compile_source(&rooms_with("entity 384 128 20", "entity 70 70 20"), "t").unwrap();
+    assert!(
+        out.warnings[0].contains("overlaps the player start"),
+        "{:?}",
+        out.warnings
+    );
+
+    // Touching is not overlapping: 16 from a wall with radius 16.
+    let out = compile_source(&rooms_with("player 64 64", "player 16 64"), "t").unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+
+    // The player in a 40-unit-high sector.
+    let out = compile_source(
+        &rooms_with("ceiling 120", "ceiling 56").replace("player 64 64", "player 384 64"),
+        "t",
+    )
+    .unwrap();
+    assert!(
+        out.warnings.iter().any(|w| w.contains("does not fit")),
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
+fn errors_are_capped_and_sorted() {
+    let text = "nonsense\n".repeat(1000);
+    let d = compile_source(&text, "t").unwrap_err();
+    assert!(d.truncated);
+    assert_eq!(d.errors.len(), 50);
+    assert!(d
+        .errors
+        .windows(2)
+        .all(|w| w[0].location.line < w[1].location.line));
+    assert!(d
+        .to_string()
+        .ends_with("error: aborting after 50 errors (too many to go on)"));
+}
+
+/// A tiny deterministic generator, so the garbage tests need no seed file.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    // Arbitrary characters.
+    for _ in 0..300 {
+        let len = (rng.next() % 200) as usize;
+        let text: String = (0..len)
+            .map(|_| char::from_u32((rng.next() % 0x11_0000) as u32).unwrap_or('\u{FFFD}'))
+            .collect();
+        let _ = compile_source(&text, "fuzz").map(|o| o.bytes.len());
+        let _ = compile_source(&text, "fuzz").map_err(|d| d.to_string());
+    }
+    // Plausible token soup, which gets much further into the checks.
+    let words = [
+        "title",
+        "vertex",
+        "sector",
+        "loop",
+        "player",
+        "entity",
+        "floor",
+        "ceiling",
+        "light",
+        "floor_color",
+        "ceiling_color",
+        "wall_color",
+        "a",
+        "b",
+        "c",
+        "d",
+        "s",
+        "t",
+        "0",
+        "64",
+        "-64",
+        "128",
+        "32767",
+        "32768",
+        "-32767.99999",
+        "0.5",
+        "1e9",
+        "nan",
+        "#",
+        "#ff00ff",
+        "\"x\"",
+        "\"",
+        "\\",
+        "\t",
+        "é",
+        "999999999999999999999999",
+        "\r",
+    ];
+    for _ in 0..3000 {
+        let mut text = String::new();
+        for _ in 0..(rng.next() % 30) {
+            for _ in 0..(rng.next() % 8) {
+                text.push_str(rng.pick(&words));
+                text.push(' ');
+            }
+            text.push('\n');
+        }
+        if let Err(d) = compile_source(&text, "fuzz") {
+            let _ = d.to_string();
+        }
+    }
+}
+
+#[test]
+fn random_valid_shapes_compile_or_fail_cleanly() {
+    // Random quadrilaterals and triangles, which sometimes cross: never
+    // a panic, and whatever compiles loads.
+    let mut rng = Rng(12345);
+    for _ in 0..500 {
+        let mut text = String::new();
+        let n = 3 + rng.next() % 4;
+        for i in 0..n {
+            let x = (rng.next() % 512) as i64 - 256;
+            let y = (rng.next() % 512) as i64 - 256;
+            text.push_str(&format!("vertex v{i} {x} {y}\n"));
+        }
+        text.push_str("sector s floor 0 ceiling 128\nloop s");
+        for i in 0..n {
+            text.push_str(&format!(" v{i}"));
+        }
+        text.push_str(" v0\nplayer 0 0 0\n");
+        match compile_source(&text, "fuzz") {
+            Ok(out) => {
+                Level::load(&out.bytes).unwrap();
+            }
+            Err(d) => {
+                let _ = d.to_string();
+            }
+        }
+    }
+}
+
+#[test]
+fn windows_line_ends_and_a_byte_order_mark_are_fine() {
+    let text = format!("\u{feff}{}", ROOMS.replace('\n', "\r\n"));
+    let out = compile_source(&text, "t").unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let d = error(&rooms_with("loop hall a b c d a", "loop hall a b c d").replace('\n', "\r\n"));
+    assert_eq!((d.location.line, d.location.column), (10, 6));
+    assert_eq!(underlined(&d), "hall a b c d");
+}

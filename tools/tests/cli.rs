@@ -1,0 +1,322 @@
+//! The `tools` binary, run as a user would.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use engine::math::Fx;
+use engine::world::Level;
+use serde_json::Value;
+
+const ROOMS: &str = "\
+title \"Two rooms\"
+vertex a 0 0
+vertex b 256 0
+vertex c 256 256
+vertex d 0 256
+vertex e 512 0.1
+vertex f 512 256
+sector hall floor 0 ceiling 128 light 200
+sector side floor 16 ceiling 120.5  # a step up
+loop hall a b c d a
+loop side b e f c b
+player 64 64 -90
+entity 384 128 20
+";
+
+/// A fresh, empty directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn tools(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tools"))
+        .args(args)
+        .output()
+        .expect("run tools")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn compile_writes_a_loadable_map() {
+    let dir = scratch("compile");
+    let src = dir.join("rooms.map");
+    let out = dir.join("rooms.spmp");
+    fs::write(&src, ROOMS).unwrap();
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(text(&r.stderr), "");
+    let bytes = fs::read(&out).unwrap();
+    assert!(bytes.starts_with(b"SPMP"));
+    let level = Level::load(&bytes).unwrap();
+    assert_eq!(level.sector_count(), 2);
+    // Only the output: no temporary file is left behind.
+    assert_eq!(files_in(&dir), ["rooms.map", "rooms.spmp"]);
+
+    // A compiled input is checked and copied as is.
+    let copy = dir.join("copy.spmp");
+    let r = tools(&[
+        "compile",
+        out.to_str().unwrap(),
+        "-o",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    assert_eq!(fs::read(&copy).unwrap(), bytes);
+
+    // Recompiling over an existing output replaces it.
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "--output",
+        copy.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0));
+    assert_eq!(fs::read(&copy).unwrap(), bytes);
+}
+
+#[test]
+fn errors_print_like_rustc_and_leave_no_output() {
+    let dir = scratch("errors");
+    let src = dir.join("bad.map");
+    let out = dir.join("bad.spmp");
+    let bad = ROOMS.replace("loop hall a b c d a", "loop hall a b c d");
+    fs::write(&src, &bad).unwrap();
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = text(&r.stderr);
+    let expected = format!(
+        "error: unclosed sector loop: ends at `d`, started at `a`\n  --> {}:10:6\n   |\n10 | loop hall a b c d\n   |      ^^^^^^^^^^^^\n",
+        src.display()
+    );
+    assert!(err.starts_with(&expected), "{err}");
+    assert!(
+        err.contains("error: aborting due to 1 previous error"),
+        "{err}"
+    );
+    assert_eq!(files_in(&dir), ["bad.map"]);
+
+    // An existing output survives a failed compile untouched.
+    fs::write(&out, b"old contents").unwrap();
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert_eq!(fs::read(&out).unwrap(), b"old contents");
+    assert_eq!(files_in(&dir), ["bad.map", "bad.spmp"]);
+
+    // A broken compiled file is refused with the loader's reason.
+    let broken = dir.join("broken.spmp");
+    fs::write(&broken, b"SPMP\x00\x01\x00\x09").unwrap();
+    let r = tools(&[
+        "compile",
+        broken.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(
+        text(&r.stderr).contains("not a valid compiled map"),
+        "{}",
+        text(&r.stderr)
+    );
+    assert_eq!(fs::read(&out).unwrap(), b"old contents");
+
+    // A missing input names the path.
+    let missing = dir.join("nope.map");
+    let r = tools(&["info", missing.to_str().unwrap()]);
+    assert_eq!(r.status.code(), Some(1));
+    assert!(text(&r.stderr).contains("nope.map"), "{}", text(&r.stderr));
+
+    // An output in a directory that does not exist: an error, no panic.
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        "/nonexistent-dir/x.spmp",
+    ]);
+    assert_eq!(r.status.code(), Some(1));
+}
+
+#[test]
+fn warnings_go_to_stderr_and_do_not_fail() {
+    let dir = scratch("warnings");
+    let src = dir.join("w.map");
+    fs::write(&src, format!("{ROOMS}vertex lonely 900 900\n")).unwrap();
+    let out = dir.join("w.spmp");
+    let r = tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(r.status.code(), Some(0));
+    let err = text(&r.stderr);
+    assert!(
+        err.contains("warning: vertex `lonely` is never used"),
+        "{err}"
+    );
+    assert!(err.contains(":14:8"), "{err}");
+    assert!(out.exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &[][..],
+        &["frobnicate"],
+        &["compile", "x.map"],
+        &["compile", "-o", "y"],
+        &["compile", "x.map", "-o"],
+        &["compile", "x.map", "-o", "y", "--fast"],
+        &["compile", "x.map", "-o", "y", "--block-size", "7"],
+        &["info"],
+        &["info", "a", "b"],
+    ] {
+        let r = tools(args);
+        assert_eq!(r.status.code(), Some(2), "{args:?}: {}", text(&r.stderr));
+        assert!(text(&r.stderr).starts_with("error: "), "{args:?}");
+    }
+    let r = tools(&["--help"]);
+    assert_eq!(r.status.code(), Some(0));
+    assert!(text(&r.stdout).contains("tools compile IN -o OUT"));
+}
+
+#[test]
+fn info_reports_the_same_figures_for_text_and_compiled() {
+    let dir = scratch("info");
+    let src = dir.join("rooms.map");
+    let out = dir.join("rooms.spmp");
+    fs::write(&src, ROOMS).unwrap();
+    assert_eq!(
+        tools(&[
+            "compile",
+            src.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap()
+        ])
+        .status
+        .code(),
+        Some(0)
+    );
+    let figures = |path: &Path| {
+        let r = tools(&["info", path.to_str().unwrap()]);
+        assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+        text(&r.stdout)
+            .lines()
+            .filter(|l| !l.starts_with("map:"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    let from_text = figures(&src);
+    assert_eq!(from_text, figures(&out));
+    let size = fs::metadata(&out).unwrap().len();
+    let expected = [
+        "title: Two rooms".to_string(),
+        "vertices: 6".into(),
+        "walls: 7".into(),
+        "portals: 1".into(),
+        "sectors: 2".into(),
+        "things: 2".into(),
+        format!("bytes: {size}"),
+        "block size: 128".into(),
+        "blocks: 5 x 3".into(),
+        "block entries: 21".into(),
+        "max walls per block: 3".into(),
+    ];
+    assert_eq!(from_text, expected);
+}
+
+#[test]
+fn dump_json_describes_the_geometry() {
+    let dir = scratch("dump");
+    let src = dir.join("rooms.map");
+    fs::write(&src, ROOMS).unwrap();
+    let r = tools(&["dump", src.to_str().unwrap(), "--json"]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let j: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(j["title"], "Two rooms");
+
+    let vertices = j["vertices"].as_array().unwrap();
+    assert_eq!(vertices.len(), 6);
+    assert_eq!(vertices[1]["x"], 256.0);
+    // 0.1 as 16.16 is exactly 6554/65536, and JSON carries it exactly.
+    let y = vertices[4]["y"].as_f64().unwrap();
+    assert_eq!(y, 6554.0 / 65536.0);
+    assert_eq!(Fx::from_num(y).to_bits(), 6554);
+
+    let walls = j["walls"].as_array().unwrap();
+    assert_eq!(walls.len(), 7);
+    let portals: Vec<&Value> = walls.iter().filter(|w| !w["back"].is_null()).collect();
+    assert_eq!(portals.len(), 1);
+    let p = portals[0];
+    let ends = [p["v1"].as_u64().unwrap(), p["v2"].as_u64().unwrap()];
+    assert!(ends.contains(&1) && ends.contains(&2), "{p}");
+    let sides = [p["front"].as_u64().unwrap(), p["back"].as_u64().unwrap()];
+    assert!(sides.contains(&0) && sides.contains(&1), "{p}");
+
+    let sectors = j["sectors"].as_array().unwrap();
+    assert_eq!(sectors[0]["floor"], 0.0);
+    assert_eq!(sectors[0]["ceiling"], 128.0);
+    assert_eq!(sectors[0]["light"], 200);
+    assert_eq!(sectors[1]["floor"], 16.0);
+    assert_eq!(sectors[1]["ceiling"], 120.5);
+    assert_eq!(sectors[1]["light"], 160);
+    assert_eq!(sectors[0]["walls"].as_array().unwrap().len(), 4);
+    assert_eq!(sectors[1]["walls"].as_array().unwrap().len(), 4);
+
+    let things = j["things"].as_array().unwrap();
+    assert_eq!(things.len(), 2);
+    assert_eq!(things[0]["kind"], "player_start");
+    assert_eq!(things[1]["kind"], "pushable");
+    assert_eq!(things[1]["radius"], 20.0);
+    assert_eq!(j["player_start"]["x"], 64.0);
+    assert_eq!(j["player_start"]["y"], 64.0);
+    assert_eq!(j["player_start"]["angle"], 270.0);
+
+    let bm = &j["blockmap"];
+    assert_eq!(bm["block_size"], 128);
+    assert_eq!(bm["origin_x"], -1);
+    assert_eq!(bm["origin_y"], -1);
+    assert_eq!(bm["cols"], 5);
+    assert_eq!(bm["rows"], 3);
+
+    // The same JSON from the compiled file.
+    let out = dir.join("rooms.spmp");
+    tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    let r2 = tools(&["dump", out.to_str().unwrap(), "--json"]);
+    assert_eq!(r2.stdout, r.stdout);
+}
