@@ -1,0 +1,131 @@
+//! The window-free run: one game tick and one rendered frame per step, as
+//! fast as the machine goes. Tests, benchmarks and other programs use it;
+//! it never touches `minifb`, so it works without a display.
+
+use std::time::{Duration, Instant};
+
+use engine::game::{Game, Input, PlayerState};
+use engine::render::{render, Frame, RenderStats};
+use engine::world::Level;
+
+use crate::args::Args;
+use crate::demo;
+use crate::screenshot::write_png;
+use crate::trace::Trace;
+
+/// What a headless run did.
+#[derive(Copy, Clone, Debug)]
+pub struct Report {
+    /// The player's state after the last tick.
+    pub last: PlayerState,
+    /// Ticks run (one per frame).
+    pub ticks: u64,
+    /// Frames rendered: one per tick, or one if no tick ran.
+    pub frames: u64,
+    /// Wall time spent ticking and rendering (not loading or writing).
+    pub elapsed: Duration,
+    /// Wall time spent in the renderer alone.
+    pub render_time: Duration,
+    /// Renderer figures, summed over all frames.
+    pub stats: RenderStats,
+}
+
+/// How many ticks a headless run lasts: `--frames` if given, else the
+/// demo's length if there is a demo, else 1.
+pub fn tick_count(frames: Option<u64>, demo: Option<&[(u32, Input)]>) -> u64 {
+    match (frames, demo) {
+        (Some(n), _) => n,
+        (None, Some(d)) => demo::total_ticks(d),
+        (None, None) => 1,
+    }
+}
+
+/// Runs `level` headless as `args` say: ticks the game (with the demo's
+/// input, idle once it ends), renders after every tick, writes the trace
+/// and the screenshot.
+pub fn run(args: &Args, level: Level<'_>, demo: Option<&[(u32, Input)]>) -> Result<Report, String> {
+    let ticks = tick_count(args.frames, demo);
+    let mut trace = args.trace.as_deref().map(Trace::create).transpose()?;
+    let mut script = demo::ticks(demo.unwrap_or(&[]));
+    let shades = crate::shades();
+    let mut game = Game::new(level);
+    let mut pixels = vec![0u32; args.width * args.height];
+    let mut stats = RenderStats::default();
+    let mut render_time = Duration::ZERO;
+
+    let start = Instant::now();
+    {
+        let mut frame = Frame::new(&mut pixels, args.width, args.height, args.width)
+            .ok_or_else(|| format!("cannot render at {}x{}", args.width, args.height))?;
+        let mut draw = |game: &Game<'_>| {
+            let t = Instant::now();
+            let s = render(game.level(), &game.camera(), &shades, &mut frame);
+            render_time += t.elapsed();
+            // Saturating: a long benchmark can pass 2^32 wall tests.
+            stats.portals_crossed = stats.portals_crossed.saturating_add(s.portals_crossed);
+            stats.walls_tested = stats.walls_tested.saturating_add(s.walls_tested);
+            stats.columns_truncated = stats.columns_truncated.saturating_add(s.columns_truncated);
+        };
+        if ticks == 0 {
+            // No tick, but a screenshot still needs a picture: the start.
+            draw(&game);
+        }
+        for _ in 0..ticks {
+            game.tick(script.next().unwrap_or(Input::IDLE));
+            if let Some(t) = trace.as_mut() {
+                t.record(&game.player())?;
+            }
+            draw(&game);
+        }
+    }
+    let elapsed = start.elapsed();
+
+    if let Some(t) = trace {
+        t.finish()?;
+    }
+    if let Some(path) = &args.screenshot {
+        write_png(path, &pixels, args.width, args.height)?;
+    }
+    Ok(Report {
+        last: game.player(),
+        ticks,
+        frames: ticks.max(1),
+        elapsed,
+        render_time,
+        stats,
+    })
+}
+
+impl Report {
+    /// A one-line human summary (for stderr: stdout carries the state).
+    pub fn summary(&self) -> String {
+        let per_frame = |d: Duration| d.as_secs_f64() * 1000.0 / self.frames as f64;
+        format!(
+            "{} ticks, {} frames in {:.1} ms: {:.3} ms/frame ({:.3} ms rendering); \
+             {} portals crossed, {} walls tested, {} columns truncated",
+            self.ticks,
+            self.frames,
+            self.elapsed.as_secs_f64() * 1000.0,
+            per_frame(self.elapsed),
+            per_frame(self.render_time),
+            self.stats.portals_crossed,
+            self.stats.walls_tested,
+            self.stats.columns_truncated,
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_win_then_the_demo_then_one() {
+        let d = [(10, Input::IDLE), (5, Input::IDLE)];
+        assert_eq!(tick_count(Some(3), Some(&d)), 3);
+        assert_eq!(tick_count(Some(0), None), 0);
+        assert_eq!(tick_count(None, Some(&d)), 15);
+        assert_eq!(tick_count(None, Some(&[])), 0);
+        assert_eq!(tick_count(None, None), 1);
+    }
+}

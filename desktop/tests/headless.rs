@@ -1,0 +1,325 @@
+//! Runs the built `desktop` binary without a window, as tests, benchmarks
+//! and other programs do, and checks what it writes.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_desktop");
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// A fresh directory for one test's output files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("desktop-{test}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("run desktop")
+}
+
+fn ok(args: &[&str]) -> Output {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "desktop {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn stdout_lines(out: &Output) -> Vec<String> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Decodes a PNG: (width, height, RGB bytes).
+fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+    let file = fs::File::open(path).expect("screenshot written");
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .expect("a valid PNG");
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).expect("PNG data");
+    assert_eq!(info.color_type, png::ColorType::Rgb);
+    assert_eq!(info.bit_depth, png::BitDepth::Eight);
+    buf.truncate(info.buffer_size());
+    (info.width, info.height, buf)
+}
+
+fn distinct_colours(rgb: &[u8]) -> usize {
+    let mut colours: Vec<&[u8]> = rgb.chunks(3).collect();
+    colours.sort_unstable();
+    colours.dedup();
+    colours.len()
+}
+
+const KEYS: [&str; 7] = ["tick", "x", "y", "z", "view_z", "angle", "sector"];
+
+/// Splits a trace line into its values, checking it is exactly the seven
+/// keys in order, with plain decimal numbers.
+fn fields(line: &str) -> Vec<f64> {
+    let inner = line
+        .strip_prefix('{')
+        .and_then(|l| l.strip_suffix('}'))
+        .unwrap_or_else(|| panic!("not an object: {line}"));
+    let pairs: Vec<&str> = inner.split(',').collect();
+    assert_eq!(pairs.len(), KEYS.len(), "{line}");
+    pairs
+        .iter()
+        .zip(KEYS)
+        .map(|(pair, key)| {
+            let (k, v) = pair.split_once(':').unwrap();
+            assert_eq!(k, format!("\"{key}\""), "{line}");
+            assert!(
+                v.bytes()
+                    .all(|b| b.is_ascii_digit() || b == b'-' || b == b'.'),
+                "{line}"
+            );
+            v.parse().unwrap()
+        })
+        .collect()
+}
+
+#[test]
+fn a_screenshot_of_the_default_level_is_a_png_of_the_right_size() {
+    let dir = scratch("shot-default");
+    let shot = dir.join("out.png");
+    let out = ok(&[
+        "--headless",
+        "--frames",
+        "3",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    let (w, h, rgb) = read_png(&shot);
+    assert_eq!((w, h), (320, 200));
+    assert!(distinct_colours(&rgb) > 1, "the picture is one flat colour");
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(fields(&lines[0])[0], 3.0, "three frames are three ticks");
+}
+
+#[test]
+fn a_screenshot_at_another_size() {
+    let dir = scratch("shot-size");
+    let shot = dir.join("small.png");
+    let map = data("two_rooms.map");
+    ok(&[
+        "--headless",
+        "--map",
+        map.to_str().unwrap(),
+        "--width",
+        "160",
+        "--height",
+        "100",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    let (w, h, rgb) = read_png(&shot);
+    assert_eq!((w, h), (160, 100));
+    assert!(distinct_colours(&rgb) > 1, "the picture is one flat colour");
+}
+
+#[test]
+fn headless_without_frames_or_demo_runs_one_tick() {
+    let out = ok(&["--headless"]);
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 1);
+    assert_eq!(fields(&lines[0])[0], 1.0);
+}
+
+#[test]
+fn zero_frames_still_gives_a_screenshot_of_the_start() {
+    let dir = scratch("zero");
+    let shot = dir.join("start.png");
+    let out = ok(&[
+        "--headless",
+        "--frames",
+        "0",
+        "--screenshot",
+        shot.to_str().unwrap(),
+    ]);
+    assert_eq!(fields(&stdout_lines(&out)[0])[0], 0.0);
+    assert_eq!(read_png(&shot).0, 320);
+}
+
+/// Plays walk_east.demo on two_rooms.map; returns the trace text and
+/// stdout lines.
+fn walk(dir: &Path, extra: &[&str]) -> (String, Vec<String>) {
+    let trace = dir.join("trace.jsonl");
+    let map = data("two_rooms.map");
+    let demo = data("walk_east.demo");
+    let mut args = vec![
+        "--headless",
+        "--map",
+        map.to_str().unwrap(),
+        "--demo",
+        demo.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = ok(&args);
+    (fs::read_to_string(&trace).unwrap(), stdout_lines(&out))
+}
+
+/// walk_east.demo: 35 + 10 + 18 + 20 ticks.
+const WALK_TICKS: usize = 83;
+
+#[test]
+fn a_trace_has_one_line_per_tick_with_the_keys_in_order() {
+    let (trace, _) = walk(&scratch("trace"), &[]);
+    assert!(trace.ends_with('\n'));
+    let lines: Vec<&str> = trace.lines().collect();
+    assert_eq!(lines.len(), WALK_TICKS);
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(fields(line)[0], (i + 1) as f64, "ticks count from 1");
+    }
+}
+
+#[test]
+fn walking_forward_changes_x() {
+    let (trace, _) = walk(&scratch("forward"), &[]);
+    let lines: Vec<Vec<f64>> = trace.lines().map(fields).collect();
+    let start_x = 128.0;
+    // After 35 ticks running east (angle 0), well east of the start and
+    // no further north or south.
+    let after_run = &lines[34];
+    assert!(after_run[1] > start_x + 100.0, "{after_run:?}");
+    assert_eq!(after_run[2], 192.0);
+    assert_eq!(after_run[5], 0.0, "no turning yet");
+    // The 18 ticks of 5-degree turns face north.
+    assert_eq!(lines[62][5], 90.0);
+}
+
+#[test]
+fn the_final_stdout_line_is_the_last_trace_line() {
+    let (trace, stdout) = walk(&scratch("final"), &[]);
+    assert_eq!(stdout.len(), 1);
+    assert_eq!(Some(stdout[0].as_str()), trace.lines().last());
+}
+
+#[test]
+fn the_same_demo_twice_gives_the_same_bytes() {
+    let (a, out_a) = walk(&scratch("twice-a"), &[]);
+    let (b, out_b) = walk(&scratch("twice-b"), &[]);
+    assert_eq!(a, b);
+    assert_eq!(out_a, out_b);
+}
+
+#[test]
+fn frames_with_a_demo_idles_after_it_ends() {
+    let (long, _) = walk(&scratch("long"), &["--frames", "100"]);
+    let (short, _) = walk(&scratch("short"), &[]);
+    let long: Vec<&str> = long.lines().collect();
+    assert_eq!(long.len(), 100);
+    // The demo part is the same run; the rest is idle, so no turning.
+    assert_eq!(long[..WALK_TICKS].join("\n"), short.trim_end());
+    assert_eq!(fields(long[99])[5], fields(long[WALK_TICKS - 1])[5]);
+    // And --frames can also cut a demo short.
+    let (cut, _) = walk(&scratch("cut"), &["--frames", "10"]);
+    assert_eq!(cut.lines().count(), 10);
+}
+
+#[test]
+fn a_compiled_map_plays_like_its_source() {
+    let dir = scratch("compiled");
+    let source = fs::read_to_string(data("two_rooms.map")).unwrap();
+    let compiled = tools::compile_source(&source, "two_rooms.map").unwrap();
+    let bin = dir.join("two_rooms.bin");
+    fs::write(&bin, &compiled.bytes).unwrap();
+    let demo = data("walk_east.demo");
+    let out = ok(&[
+        "--headless",
+        "--map",
+        bin.to_str().unwrap(),
+        "--demo",
+        demo.to_str().unwrap(),
+    ]);
+    let (_, from_source) = walk(&dir, &[]);
+    assert_eq!(stdout_lines(&out), from_source);
+}
+
+#[test]
+fn a_bad_demo_line_names_the_file_and_line() {
+    let demo = data("bad_range.demo");
+    let out = run(&["--headless", "--demo", demo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    let expected = format!("{}:4: ", demo.display());
+    assert!(err.starts_with(&expected), "{err}");
+    assert!(err.contains("150"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_missing_map_says_so() {
+    let out = run(&["--headless", "--map", "no/such/level.map"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("no/such/level.map"), "{err}");
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_missing_demo_says_so() {
+    let out = run(&["--headless", "--demo", "no/such/walk.demo"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("no/such/walk.demo"), "{err}");
+}
+
+#[test]
+fn a_broken_map_prints_the_compiler_diagnostics() {
+    let map = data("broken.map");
+    let out = run(&["--headless", "--map", map.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.starts_with("error: "), "{err}");
+    assert!(err.contains(&format!("{}:4:", map.display())), "{err}");
+    assert!(!err.contains("error: error"), "{err}");
+}
+
+#[test]
+fn help_prints_the_usage() {
+    let out = ok(&["--help"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text, desktop::args::USAGE);
+}
+
+#[test]
+fn a_bad_option_fails_with_a_hint() {
+    let out = run(&["--headless", "--frame", "3"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("--help"), "{}", stderr(&out));
+}
+
+// Elsewhere (macOS, Windows) there is always a display: a window opens.
+#[cfg(all(unix, not(target_os = "macos")))]
+#[test]
+fn without_a_display_the_window_suggests_headless() {
+    let out = Command::new(BIN)
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("--headless"), "{err}");
+}
