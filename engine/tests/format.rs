@@ -41,7 +41,14 @@ impl Owned {
     fn new() -> Owned {
         // 0-1-2-3 room A (0..128), 1-4-5-2 room B (128..256); clockwise
         // loops so each room is on the right of its walls.
-        let vertices = vec![v(0, 0), v(128, 0), v(128, 128), v(0, 128), v(256, 0), v(256, 128)];
+        let vertices = vec![
+            v(0, 0),
+            v(128, 0),
+            v(128, 128),
+            v(0, 128),
+            v(256, 0),
+            v(256, 128),
+        ];
         let walls = vec![
             wall(0, 3, 0, NO_SECTOR),
             wall(3, 2, 0, NO_SECTOR),
@@ -154,7 +161,10 @@ fn section(bytes: &[u8], t: &[u8; 4]) -> (usize, usize) {
     for i in 0..count {
         let at = HEADER_LEN + i * DIR_ENTRY_LEN;
         if &bytes[at..at + 4] == t {
-            return (u32_at(bytes, at + 4) as usize, u32_at(bytes, at + 8) as usize);
+            return (
+                u32_at(bytes, at + 4) as usize,
+                u32_at(bytes, at + 8) as usize,
+            );
         }
     }
     panic!("no section");
@@ -271,7 +281,10 @@ fn record_faults() {
     );
     assert!(matches!(
         mutate(|o| o.vertices[5].x = Fx::MAX),
-        Err(LoadError::ValueOutOfRange { what: "vertex", index: 5 })
+        Err(LoadError::ValueOutOfRange {
+            what: "vertex",
+            index: 5
+        })
     ));
     assert!(matches!(
         mutate(|o| o.vertices[0].y = Fx::from_num(-32768)),
@@ -279,11 +292,19 @@ fn record_faults() {
     ));
     assert!(matches!(
         mutate(|o| o.walls[3].v2 = 6),
-        Err(LoadError::IndexOutOfRange { what: "wall", index: 3, value: 6 })
+        Err(LoadError::IndexOutOfRange {
+            what: "wall",
+            index: 3,
+            value: 6
+        })
     ));
     assert!(matches!(
         mutate(|o| o.walls[2].back = 2),
-        Err(LoadError::IndexOutOfRange { what: "wall", index: 2, value: 2 })
+        Err(LoadError::IndexOutOfRange {
+            what: "wall",
+            index: 2,
+            value: 2
+        })
     ));
     assert!(matches!(
         mutate(|o| o.walls[0].front = 2),
@@ -310,7 +331,10 @@ fn record_faults() {
     ));
     assert!(matches!(
         mutate(|o| o.sector_walls[7] = 99),
-        Err(LoadError::IndexOutOfRange { what: "sector wall entry", .. })
+        Err(LoadError::IndexOutOfRange {
+            what: "sector wall entry",
+            ..
+        })
     ));
     assert_eq!(
         mutate(|o| o.sector_walls[7] = 0),
@@ -330,7 +354,10 @@ fn record_faults() {
 fn blockmap_faults() {
     use engine::format::BlockmapFault;
     let bad = |f: BlockmapFault| Err(LoadError::BadBlockmap(f));
-    assert_eq!(mutate(|o| o.grid.block_size = 8), bad(BlockmapFault::BlockSize(8)));
+    assert_eq!(
+        mutate(|o| o.grid.block_size = 8),
+        bad(BlockmapFault::BlockSize(8))
+    );
     assert_eq!(
         mutate(|o| {
             o.grid.cols = 0;
@@ -346,14 +373,20 @@ fn blockmap_faults() {
         }),
         bad(BlockmapFault::DoesNotCoverMap)
     );
-    assert_eq!(mutate(|o| o.offsets[3] = 10_000), bad(BlockmapFault::Offsets));
+    assert_eq!(
+        mutate(|o| o.offsets[3] = 10_000),
+        bad(BlockmapFault::Offsets)
+    );
     // An entry pointing past the walls.
     assert!(matches!(
         mutate(|o| {
             let k = o.entries.len() - 1;
             o.entries[k] = 500;
         }),
-        Err(LoadError::IndexOutOfRange { what: "blockmap entry", .. })
+        Err(LoadError::IndexOutOfRange {
+            what: "blockmap entry",
+            ..
+        })
     ));
     // A block list out of order.
     assert!(matches!(
