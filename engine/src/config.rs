@@ -14,6 +14,8 @@ pub const MAX_WALLS: usize = 65_534;
 pub const MAX_SECTORS: usize = 65_534;
 /// Most things (player starts and entity spawns) in one map.
 pub const MAX_THINGS: usize = 8_192;
+/// Most textures (walls, flats and sprites together) in one map.
+pub const MAX_TEXTURES: usize = 8_192;
 /// Most blocks in the blockmap grid.
 pub const MAX_BLOCKS: usize = 65_536;
 /// Most wall references in all the blockmap's lists together.

@@ -2,8 +2,8 @@
 
 use engine::format::bytes::u32_at;
 use engine::format::{
-    kind, BlockmapRepr, LoadError, MapRepr, MapView, SectorRecord, ThingRecord, VertexRecord,
-    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NO_SECTOR,
+    kind, BlockmapRepr, LoadError, MapRepr, MapView, SectorRecord, SideRecord, TextureRecord,
+    ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -18,6 +18,11 @@ struct Owned {
     grid: Grid,
     offsets: Vec<u32>,
     entries: Vec<u16>,
+    sides: Vec<SideRecord>,
+    textures: Vec<TextureRecord>,
+    pixels: Vec<u8>,
+    palette: Option<[u8; 768]>,
+    sky: Option<u16>,
 }
 
 fn v(x: i32, y: i32) -> VertexRecord {
@@ -34,6 +39,9 @@ fn wall(v1: u16, v2: u16, front: u16, back: u16) -> WallRecord {
         front,
         back,
         flags: 0,
+        front_side: NONE,
+        back_side: NONE,
+        length: Fx::from_num(128),
     }
 }
 
@@ -67,6 +75,8 @@ impl Owned {
             wall_color: 3,
             first_wall: first,
             wall_count: count,
+            floor_texture: NONE,
+            ceiling_texture: NONE,
         };
         let sectors = vec![sector(0, 0, 4), sector(16, 4, 4)];
         let sector_walls = vec![0, 1, 2, 3, 2, 4, 5, 6];
@@ -102,7 +112,21 @@ impl Owned {
             grid,
             offsets: vec![],
             entries: vec![],
+            sides: vec![SideRecord {
+                middle: 0,
+                ..Default::default()
+            }],
+            textures: vec![TextureRecord {
+                width: 2,
+                height: 3,
+                offset: 1,
+                ..Default::default()
+            }],
+            pixels: vec![9, 1, 2, 3, 4, 5, 6],
+            palette: None,
+            sky: None,
         };
+        o.walls[0].front_side = 0;
         o.rebuild_blockmap();
         o
     }
@@ -143,6 +167,12 @@ impl Owned {
                 offsets: &self.offsets,
                 entries: &self.entries,
             },
+            sides: &self.sides,
+            textures: &self.textures,
+            texture_pixels: &self.pixels,
+            palette: self.palette.as_ref(),
+            sky: self.sky,
+            ..Default::default()
         };
         let mut buf = vec![0; repr.buffer_len()];
         let n = repr.emit(&mut buf).unwrap();
@@ -192,8 +222,10 @@ fn round_trip_reads_back_every_record() {
     assert_eq!(view.sector_walls(1).collect::<Vec<_>>(), [2, 4, 5, 6]);
     assert_eq!(view.blockmap().entry_count(), o.entries.len());
     // Out-of-range accessors return zeroes instead of panicking.
-    assert_eq!(view.wall(9999), WallRecord::default());
-    assert_eq!(view.sector(usize::MAX), SectorRecord::default());
+    let nothing = view.wall(9999);
+    assert_eq!((nothing.v1, nothing.v2, nothing.length), (0, 0, Fx::ZERO));
+    assert_eq!(view.sector(usize::MAX).wall_count, 0);
+    assert!(view.texture(1).is_none() && view.texture(NONE).is_none());
     assert_eq!(view.blockmap().block_walls(usize::MAX).count(), 0);
 }
 
@@ -241,8 +273,10 @@ fn bad_magic_and_newer_version() {
     bytes[0] = b'X';
     assert_eq!(load(&bytes), Err(LoadError::BadMagic));
     let mut bytes = Owned::new().bytes();
-    bytes[5] = 2;
-    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(2)));
+    bytes[5] = 3;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(3)));
+    bytes[5] = 1;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(1)));
 }
 
 #[test]
@@ -444,4 +478,89 @@ fn flipping_any_single_byte_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn texture_faults() {
+    // The fixture's texture reads back column-major.
+    let bytes = Owned::new().bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    let t = view.texture(0).unwrap();
+    assert_eq!(
+        (t.column(0), t.column(1), t.column(-1)),
+        (&[1, 2, 3][..], &[4, 5, 6][..], &[4, 5, 6][..])
+    );
+    assert_eq!(view.side(0).middle, 0);
+    assert_eq!(view.wall(0).front_side, 0);
+
+    assert!(matches!(
+        mutate(|o| o.textures[0].offset = 2),
+        Err(LoadError::ValueOutOfRange {
+            what: "texture",
+            ..
+        })
+    ));
+    assert!(matches!(
+        mutate(|o| o.textures[0].width = 0),
+        Err(LoadError::ValueOutOfRange {
+            what: "texture",
+            ..
+        })
+    ));
+    assert!(matches!(
+        mutate(|o| o.textures[0].offset = u32::MAX),
+        Err(LoadError::ValueOutOfRange {
+            what: "texture",
+            ..
+        })
+    ));
+    assert!(matches!(
+        mutate(|o| o.sides[0].upper = 1),
+        Err(LoadError::IndexOutOfRange {
+            what: "side",
+            index: 0,
+            value: 1
+        })
+    ));
+    assert!(matches!(
+        mutate(|o| o.walls[3].back_side = 1),
+        Err(LoadError::IndexOutOfRange {
+            what: "wall",
+            index: 3,
+            value: 1
+        })
+    ));
+    assert!(matches!(
+        mutate(|o| o.sectors[0].floor_texture = 7),
+        Err(LoadError::IndexOutOfRange {
+            what: "sector",
+            index: 0,
+            value: 7
+        })
+    ));
+    assert_eq!(
+        mutate(|o| o.sectors[0].ceiling_texture = engine::format::SKY),
+        Ok(())
+    );
+    assert!(matches!(
+        mutate(|o| o.things[1].sprite = 3),
+        Err(LoadError::IndexOutOfRange { what: "thing", .. })
+    ));
+    assert!(matches!(
+        mutate(|o| o.sky = Some(engine::format::SKY)),
+        Err(LoadError::IndexOutOfRange { what: "sky", .. })
+    ));
+    assert_eq!(mutate(|o| o.palette = Some([7; 768])), Ok(()));
+    // A palette section of the wrong length.
+    let mut o = Owned::new();
+    o.palette = Some([7; 768]);
+    let mut bytes = o.bytes();
+    let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
+    for i in 0..count {
+        let at = HEADER_LEN + i * DIR_ENTRY_LEN;
+        if &bytes[at..at + 4] == b"PALT" {
+            bytes[at + 8..at + 12].copy_from_slice(&767u32.to_be_bytes());
+        }
+    }
+    assert_eq!(load(&bytes), Err(LoadError::BadSectionLength(*b"PALT")));
 }

@@ -25,7 +25,7 @@ use std::collections::HashMap;
 
 use engine::config;
 use engine::format::{
-    BlockmapRepr, MapRepr, SectorRecord, ThingRecord, VertexRecord, WallRecord, NO_SECTOR,
+    BlockmapRepr, MapRepr, SectorRecord, ThingRecord, VertexRecord, WallRecord, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -571,6 +571,9 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                 front: first.sector as u16,
                 back: NO_SECTOR,
                 flags: 0,
+                front_side: NONE,
+                back_side: NONE,
+                length: wall_length(map, v1, v2),
             },
             2 => {
                 let second = &sides[1];
@@ -605,6 +608,9 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                     front: first.sector as u16,
                     back: second.sector as u16,
                     flags: 0,
+                    front_side: NONE,
+                    back_side: NONE,
+                    length: wall_length(map, v1, v2),
                 }
             }
             n => {
@@ -655,6 +661,8 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
             wall_color: s.wall_color,
             first_wall: sector_walls.len() as u32,
             wall_count: list.len() as u32,
+            floor_texture: NONE,
+            ceiling_texture: NONE,
         });
         sector_walls.extend_from_slice(list);
     }
@@ -757,6 +765,7 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
             offsets: &offsets,
             entries: &entries,
         },
+        ..MapRepr::default()
     };
     let mut bytes = vec![0u8; repr.buffer_len()];
     let written = repr.emit(&mut bytes).map_err(|e| {
@@ -847,6 +856,15 @@ fn check_nesting(
         }
     }
     Ok(())
+}
+
+/// The length of the wall from vertex `a` to vertex `b`, for texture
+/// coordinates (host floating point, rounded once to 16.16).
+fn wall_length(map: &SourceMap, a: usize, b: usize) -> Fx {
+    let (p, q) = (map.vertices[a], map.vertices[b]);
+    let dx = q.x.to_num::<f64>() - p.x.to_num::<f64>();
+    let dy = q.y.to_num::<f64>() - p.y.to_num::<f64>();
+    Fx::saturating_from_num((dx * dx + dy * dy).sqrt())
 }
 
 fn describe(site: &Site) -> String {

@@ -1,5 +1,6 @@
 //! Whether a wall stops a body: DOOM's rules, each reason on its own line.
 
+use crate::format::wall_flag;
 use crate::math::Fx;
 use crate::world::{Level, Sector, Wall};
 
@@ -19,6 +20,8 @@ pub struct BodyShape {
 pub enum Blocked {
     /// A one-sided wall: nothing behind it.
     OneSided,
+    /// A two-sided wall marked impassable.
+    Impassable,
     /// The floor behind is more than the knee height above the feet.
     StepTooHigh,
     /// The opening (lowest ceiling minus highest floor) is lower than the
@@ -56,6 +59,10 @@ pub fn wall_blocks(level: &Level<'_>, wall: &Wall, shape: &BodyShape, z: Fx) -> 
         // Nothing behind a one-sided wall.
         return Some(Blocked::OneSided);
     };
+    if wall.flags & wall_flag::IMPASSABLE != 0 {
+        // Marked to block, whatever is behind.
+        return Some(Blocked::Impassable);
+    }
     let open = Opening::between(&level.sector(wall.front), &level.sector(back));
     if open.floor.saturating_sub(z) > shape.knee {
         // Too high to step up onto.

@@ -2,8 +2,8 @@
 
 use super::bytes::Writer;
 use super::{
-    size, tag, BlockmapRepr, SectorRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
-    HEADER_LEN, MAGIC, VERSION,
+    size, tag, BlockmapRepr, SectorRecord, SideRecord, TextureRecord, ThingRecord, VertexRecord,
+    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
 };
 
 /// Everything a compiled map holds, as plain records. The compiler fills
@@ -16,6 +16,8 @@ pub struct MapRepr<'a> {
     pub vertices: &'a [VertexRecord],
     /// Walls.
     pub walls: &'a [WallRecord],
+    /// Wall sides.
+    pub sides: &'a [SideRecord],
     /// Sectors.
     pub sectors: &'a [SectorRecord],
     /// The sector wall lists that the sectors' `first_wall`/`wall_count` index.
@@ -24,6 +26,18 @@ pub struct MapRepr<'a> {
     pub things: &'a [ThingRecord],
     /// The blockmap.
     pub blockmap: BlockmapRepr<'a>,
+    /// The texture directory.
+    pub textures: &'a [TextureRecord],
+    /// All texture pixels.
+    pub texture_pixels: &'a [u8],
+    /// Texture names, one per texture, or empty for none.
+    pub texture_names: &'a [[u8; 8]],
+    /// The palette, if not the built-in one.
+    pub palette: Option<&'a [u8; size::PALETTE]>,
+    /// The light table, if not derived from the palette.
+    pub colormap: Option<&'a [u8; size::COLORMAP]>,
+    /// The sky texture, if any.
+    pub sky: Option<u16>,
 }
 
 /// The buffer given to [`MapRepr::emit`] was too small.
@@ -33,34 +47,57 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const SECTION_COUNT: usize = 7;
+const MAX_EMITTED: usize = 14;
 
 impl MapRepr<'_> {
-    fn section_lengths(&self) -> [([u8; 4], usize); SECTION_COUNT] {
-        [
-            (tag::VERTICES, self.vertices.len() * size::VERTEX),
-            (tag::WALLS, self.walls.len() * size::WALL),
-            (tag::SECTORS, self.sectors.len() * size::SECTOR),
-            (
-                tag::SECTOR_WALLS,
-                self.sector_walls.len() * size::SECTOR_WALL,
-            ),
-            (tag::THINGS, self.things.len() * size::THING),
-            (
-                tag::BLOCKMAP,
-                size::BLOCKMAP_HEADER
-                    + self.blockmap.offsets.len() * 4
-                    + self.blockmap.entries.len() * 2,
-            ),
-            (tag::INFO, self.title.len()),
-        ]
+    /// The sections this map has, in file order, with their lengths.
+    fn sections(&self) -> ([([u8; 4], usize); MAX_EMITTED], usize) {
+        let mut out = [([0u8; 4], 0usize); MAX_EMITTED];
+        let mut n = 0;
+        let mut add = |t: [u8; 4], len: usize| {
+            out[n] = (t, len);
+            n += 1;
+        };
+        add(tag::VERTICES, self.vertices.len() * size::VERTEX);
+        add(tag::WALLS, self.walls.len() * size::WALL);
+        add(tag::SIDES, self.sides.len() * size::SIDE);
+        add(tag::SECTORS, self.sectors.len() * size::SECTOR);
+        add(
+            tag::SECTOR_WALLS,
+            self.sector_walls.len() * size::SECTOR_WALL,
+        );
+        add(tag::THINGS, self.things.len() * size::THING);
+        add(
+            tag::BLOCKMAP,
+            size::BLOCKMAP_HEADER
+                + self.blockmap.offsets.len() * 4
+                + self.blockmap.entries.len() * 2,
+        );
+        add(tag::TEXTURES, self.textures.len() * size::TEXTURE);
+        add(tag::TEXTURE_PIXELS, self.texture_pixels.len());
+        if !self.texture_names.is_empty() {
+            add(
+                tag::TEXTURE_NAMES,
+                self.texture_names.len() * size::TEXTURE_NAME,
+            );
+        }
+        if self.palette.is_some() {
+            add(tag::PALETTE, size::PALETTE);
+        }
+        if self.colormap.is_some() {
+            add(tag::COLORMAP, size::COLORMAP);
+        }
+        if self.sky.is_some() {
+            add(tag::SKY, 2);
+        }
+        add(tag::INFO, self.title.len());
+        (out, n)
     }
 
     /// The exact number of bytes [`MapRepr::emit`] writes.
     pub fn buffer_len(&self) -> usize {
-        HEADER_LEN
-            + SECTION_COUNT * DIR_ENTRY_LEN
-            + self.section_lengths().iter().map(|(_, l)| l).sum::<usize>()
+        let (sections, n) = self.sections();
+        HEADER_LEN + n * DIR_ENTRY_LEN + sections[..n].iter().map(|(_, l)| l).sum::<usize>()
     }
 
     /// Writes the map into `buf`, returning the number of bytes written.
@@ -71,65 +108,132 @@ impl MapRepr<'_> {
         if buf.len() < needed {
             return Err(EmitError { needed });
         }
+        let (sections, n) = self.sections();
         let mut w = Writer::new(buf);
         w.bytes(&MAGIC);
         w.u16(VERSION);
-        w.u16(SECTION_COUNT as u16);
-        let mut offset = HEADER_LEN + SECTION_COUNT * DIR_ENTRY_LEN;
-        for (t, len) in self.section_lengths() {
-            w.bytes(&t);
+        w.u16(n as u16);
+        let mut offset = HEADER_LEN + n * DIR_ENTRY_LEN;
+        for (t, len) in &sections[..n] {
+            w.bytes(t);
             w.u32(offset as u32);
-            w.u32(len as u32);
+            w.u32(*len as u32);
             offset += len;
         }
-        for v in self.vertices {
-            w.i32(v.x.to_bits());
-            w.i32(v.y.to_bits());
+        for (t, _) in &sections[..n] {
+            self.emit_section(*t, &mut w);
         }
-        for wall in self.walls {
-            w.u16(wall.v1);
-            w.u16(wall.v2);
-            w.u16(wall.front);
-            w.u16(wall.back);
-            w.u16(wall.flags);
-            w.u16(0);
-        }
-        for s in self.sectors {
-            w.i32(s.floor.to_bits());
-            w.i32(s.ceiling.to_bits());
-            w.u8(s.light);
-            w.u8(s.floor_color);
-            w.u8(s.ceiling_color);
-            w.u8(s.wall_color);
-            w.u32(s.first_wall);
-            w.u32(s.wall_count);
-        }
-        for &sw in self.sector_walls {
-            w.u16(sw);
-        }
-        for t in self.things {
-            w.i32(t.x.to_bits());
-            w.i32(t.y.to_bits());
-            w.i32(t.angle.to_bits());
-            w.i32(t.radius.to_bits());
-            w.u16(t.kind);
-            w.u16(t.flags);
-        }
-        let bm = &self.blockmap;
-        w.i32(bm.origin_x);
-        w.i32(bm.origin_y);
-        w.u16(bm.block_size);
-        w.u16(bm.cols);
-        w.u16(bm.rows);
-        w.u16(0);
-        for &o in bm.offsets {
-            w.u32(o);
-        }
-        for &e in bm.entries {
-            w.u16(e);
-        }
-        w.bytes(self.title.as_bytes());
         debug_assert!(!w.overflowed() && w.position() == needed);
         Ok(w.position())
+    }
+
+    fn emit_section(&self, t: [u8; 4], w: &mut Writer<'_>) {
+        match t {
+            tag::VERTICES => {
+                for v in self.vertices {
+                    w.i32(v.x.to_bits());
+                    w.i32(v.y.to_bits());
+                }
+            }
+            tag::WALLS => {
+                for wall in self.walls {
+                    w.u16(wall.v1);
+                    w.u16(wall.v2);
+                    w.u16(wall.front);
+                    w.u16(wall.back);
+                    w.u16(wall.flags);
+                    w.u16(wall.front_side);
+                    w.u16(wall.back_side);
+                    w.u16(0);
+                    w.i32(wall.length.to_bits());
+                }
+            }
+            tag::SIDES => {
+                for s in self.sides {
+                    w.u16(s.x_offset as u16);
+                    w.u16(s.y_offset as u16);
+                    w.u16(s.upper);
+                    w.u16(s.middle);
+                    w.u16(s.lower);
+                }
+            }
+            tag::SECTORS => {
+                for s in self.sectors {
+                    w.i32(s.floor.to_bits());
+                    w.i32(s.ceiling.to_bits());
+                    w.u8(s.light);
+                    w.u8(s.floor_color);
+                    w.u8(s.ceiling_color);
+                    w.u8(s.wall_color);
+                    w.u32(s.first_wall);
+                    w.u32(s.wall_count);
+                    w.u16(s.floor_texture);
+                    w.u16(s.ceiling_texture);
+                }
+            }
+            tag::SECTOR_WALLS => {
+                for &sw in self.sector_walls {
+                    w.u16(sw);
+                }
+            }
+            tag::THINGS => {
+                for t in self.things {
+                    w.i32(t.x.to_bits());
+                    w.i32(t.y.to_bits());
+                    w.i32(t.angle.to_bits());
+                    w.i32(t.radius.to_bits());
+                    w.u16(t.kind);
+                    w.u16(t.type_id);
+                    w.u16(t.sprite);
+                    w.u16(0);
+                }
+            }
+            tag::BLOCKMAP => {
+                let bm = &self.blockmap;
+                w.i32(bm.origin_x);
+                w.i32(bm.origin_y);
+                w.u16(bm.block_size);
+                w.u16(bm.cols);
+                w.u16(bm.rows);
+                w.u16(0);
+                for &o in bm.offsets {
+                    w.u32(o);
+                }
+                for &e in bm.entries {
+                    w.u16(e);
+                }
+            }
+            tag::TEXTURES => {
+                for t in self.textures {
+                    w.u16(t.width);
+                    w.u16(t.height);
+                    w.u32(t.offset);
+                    w.u8(t.flags);
+                    w.u8(t.transparent);
+                    w.u16(t.left as u16);
+                    w.u16(t.top as u16);
+                    w.u16(0);
+                }
+            }
+            tag::TEXTURE_PIXELS => w.bytes(self.texture_pixels),
+            tag::TEXTURE_NAMES => {
+                for name in self.texture_names {
+                    w.bytes(name);
+                }
+            }
+            tag::PALETTE => {
+                if let Some(p) = self.palette {
+                    w.bytes(p);
+                }
+            }
+            tag::COLORMAP => {
+                if let Some(c) = self.colormap {
+                    w.bytes(c);
+                }
+            }
+            tag::SKY => w.u16(self.sky.unwrap_or(super::NONE)),
+            tag::INFO => w.bytes(self.title.as_bytes()),
+            _ => {}
+        }
     }
 }

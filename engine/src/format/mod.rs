@@ -15,21 +15,32 @@
 //! sections    in any order, anywhere after the directory
 //! ```
 //!
-//! | tag    | record                      | bytes | contents                                  |
-//! |--------|-----------------------------|-------|-------------------------------------------|
-//! | `VRTX` | [`VertexRecord`]            | 8     | x, y: 16.16                               |
-//! | `WALL` | [`WallRecord`]              | 12    | v1, v2, front, back (`0xFFFF` = none), flags, reserved |
-//! | `SECT` | [`SectorRecord`]            | 20    | floor, ceiling: 16.16; light, 3 colours; first, count into `SWAL` |
-//! | `SWAL` | `u16`                       | 2     | wall indices, each sector's run contiguous |
-//! | `THNG` | [`ThingRecord`]             | 20    | x, y, angle (degrees), radius: 16.16; kind, flags |
-//! | `BMAP` | [`BlockmapRepr`]            | var.  | origin x, y: i32 units; size, cols, rows, 0: u16; then cols*rows+1 `u32` list offsets; then `u16` wall indices |
-//! | `INFO` | UTF-8 map title             | var.  | optional                                  |
+//! | tag    | record              | bytes | contents |
+//! |--------|---------------------|-------|----------|
+//! | `VRTX` | [`VertexRecord`]    | 8     | x, y: 16.16 |
+//! | `WALL` | [`WallRecord`]      | 20    | v1, v2, front, back, flags, front side, back side, 0: u16; length: 16.16 |
+//! | `SIDE` | [`SideRecord`]      | 10    | x offset, y offset: i16; upper, middle, lower texture: u16 |
+//! | `SECT` | [`SectorRecord`]    | 24    | floor, ceiling: 16.16; light, 3 colours: u8; first, count into `SWAL`: u32; floor, ceiling texture: u16 |
+//! | `SWAL` | `u16`               | 2     | wall indices, each sector's run contiguous |
+//! | `THNG` | [`ThingRecord`]     | 24    | x, y, angle (degrees), radius: 16.16; kind, type, sprite, 0: u16 |
+//! | `BMAP` | [`BlockmapRepr`]    | var.  | origin x, y: i32 units; size, cols, rows, 0: u16; cols*rows+1 `u32` list offsets; `u16` wall indices |
+//! | `TXDR` | [`TextureRecord`]   | 16    | width, height: u16; pixel offset: u32; flags, transparent index: u8; left, top offset: i16; 0: u16 |
+//! | `TXPX` | `u8`                | var.  | texture pixels (palette indices), each texture column-major |
+//! | `TXNM` | `[u8; 8]`           | 8     | optional texture names (NUL-padded ASCII), one per texture |
+//! | `PALT` | `[u8; 3]`           | 768   | optional palette (else [`crate::render::Palette::builtin`]) |
+//! | `CMAP` | `[u8; 256]`         | 8192  | optional light table: 32 maps, brightest first (DOOM's COLORMAP) |
+//! | `SKYT` | `u16`               | 2     | optional sky texture |
+//! | `INFO` | UTF-8 map title     | var.  | optional |
 //!
-//! Unknown tags are skipped, so a later minor addition does not break an
-//! older engine; a change to any record above bumps [`VERSION`].
+//! `0xFFFF` means "none" for every optional index ([`NONE`]); a sector
+//! texture of [`SKY`] shows the sky. Unknown tags are skipped, so a later
+//! minor addition does not break an older engine; a change to any record
+//! above bumps [`VERSION`].
 //!
 //! Walls follow DOOM's convention: the front sector lies to the right of
-//! `v1 -> v2`. A wall with a back sector is a portal.
+//! `v1 -> v2`. A wall with a back sector is a portal. A wall side without
+//! a texture (or without a side record) is drawn in its sector's flat
+//! colour, so levels need no textures at all.
 
 pub mod bytes;
 mod emit;
@@ -38,6 +49,7 @@ mod view;
 
 pub use emit::{EmitError, MapRepr};
 pub use error::{BlockmapFault, LoadError};
+pub use view::TextureView;
 pub use view::{BlockmapView, MapView};
 
 use crate::math::Fx;
@@ -45,7 +57,7 @@ use crate::math::Fx;
 /// First four bytes of every compiled map.
 pub const MAGIC: [u8; 4] = *b"SPMP";
 /// The format version this engine reads and writes.
-pub const VERSION: u16 = 1;
+pub const VERSION: u16 = 2;
 /// Bytes before the directory.
 pub const HEADER_LEN: usize = 8;
 /// Bytes per directory entry.
@@ -53,8 +65,12 @@ pub const DIR_ENTRY_LEN: usize = 12;
 /// Most directory entries in one file.
 pub const MAX_SECTIONS: usize = 32;
 
+/// The `u16` that marks "none" in any optional index field.
+pub const NONE: u16 = u16::MAX;
 /// The `u16` that marks "no sector" in a wall's back field.
-pub const NO_SECTOR: u16 = u16::MAX;
+pub const NO_SECTOR: u16 = NONE;
+/// A sector texture that shows the sky.
+pub const SKY: u16 = u16::MAX - 1;
 
 /// Section tags.
 pub mod tag {
@@ -72,6 +88,20 @@ pub mod tag {
     pub const BLOCKMAP: [u8; 4] = *b"BMAP";
     /// Optional title.
     pub const INFO: [u8; 4] = *b"INFO";
+    /// Wall sides.
+    pub const SIDES: [u8; 4] = *b"SIDE";
+    /// Texture directory.
+    pub const TEXTURES: [u8; 4] = *b"TXDR";
+    /// Texture pixels.
+    pub const TEXTURE_PIXELS: [u8; 4] = *b"TXPX";
+    /// Optional texture names.
+    pub const TEXTURE_NAMES: [u8; 4] = *b"TXNM";
+    /// Optional palette.
+    pub const PALETTE: [u8; 4] = *b"PALT";
+    /// Optional light table.
+    pub const COLORMAP: [u8; 4] = *b"CMAP";
+    /// Optional sky texture.
+    pub const SKY: [u8; 4] = *b"SKYT";
 }
 
 /// Record sizes in bytes.
@@ -79,13 +109,27 @@ pub mod size {
     /// [`super::VertexRecord`].
     pub const VERTEX: usize = 8;
     /// [`super::WallRecord`].
-    pub const WALL: usize = 12;
+    pub const WALL: usize = 20;
+    /// [`super::SideRecord`].
+    pub const SIDE: usize = 10;
     /// [`super::SectorRecord`].
-    pub const SECTOR: usize = 20;
+    pub const SECTOR: usize = 24;
     /// One entry of the sector wall lists.
     pub const SECTOR_WALL: usize = 2;
     /// [`super::ThingRecord`].
-    pub const THING: usize = 20;
+    pub const THING: usize = 24;
+    /// [`super::TextureRecord`].
+    pub const TEXTURE: usize = 16;
+    /// One texture name.
+    pub const TEXTURE_NAME: usize = 8;
+    /// The palette.
+    pub const PALETTE: usize = 768;
+    /// The light table: 32 maps of 256.
+    pub const COLORMAP: usize = 32 * 256;
+    /// Widest texture.
+    pub const MAX_TEXTURE_WIDTH: u16 = 4096;
+    /// Tallest texture.
+    pub const MAX_TEXTURE_HEIGHT: u16 = 1024;
     /// The blockmap's fixed header.
     pub const BLOCKMAP_HEADER: usize = 16;
     /// Longest map title.
@@ -98,6 +142,27 @@ pub mod kind {
     pub const PLAYER_START: u16 = 1;
     /// A round body that can be pushed around.
     pub const PUSHABLE: u16 = 2;
+    /// Something drawn as a sprite that blocks nothing.
+    pub const DECORATION: u16 = 3;
+}
+
+/// Wall flag bits (DOOM's linedef flag values).
+pub mod wall_flag {
+    /// Blocks bodies even where it has two sides (DOOM's `ML_BLOCKING`).
+    pub const IMPASSABLE: u16 = 1;
+    /// Upper texture pegged to the top (DOOM's `ML_DONTPEGTOP`).
+    pub const UPPER_UNPEGGED: u16 = 8;
+    /// Lower (and one-sided middle) texture pegged to the bottom (DOOM's
+    /// `ML_DONTPEGBOTTOM`).
+    pub const LOWER_UNPEGGED: u16 = 16;
+}
+
+/// Texture flag bits.
+pub mod texture_flag {
+    /// Pixels equal to the texture's transparent index are not drawn.
+    pub const MASKED: u8 = 1;
+    /// A 64x64 floor or ceiling texture.
+    pub const FLAT: u8 = 2;
 }
 
 /// A vertex.
@@ -111,7 +176,7 @@ pub struct VertexRecord {
 
 /// A wall: a segment between two vertices with a sector on its right
 /// (front) and, for a portal, one on its left (back).
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct WallRecord {
     /// Start vertex index.
     pub v1: u16,
@@ -121,12 +186,53 @@ pub struct WallRecord {
     pub front: u16,
     /// Sector on the left, or [`NO_SECTOR`].
     pub back: u16,
-    /// Reserved flag bits (0).
+    /// [`wall_flag`] bits.
     pub flags: u16,
+    /// Side record seen from the front, or [`NONE`].
+    pub front_side: u16,
+    /// Side record seen from the back, or [`NONE`].
+    pub back_side: u16,
+    /// Length of the wall (for texture coordinates; any value is safe).
+    pub length: Fx,
+}
+
+/// How one side of a wall is textured.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SideRecord {
+    /// Texture columns to skip at the wall's start.
+    pub x_offset: i16,
+    /// Texture rows to skip at the top.
+    pub y_offset: i16,
+    /// Above a portal's opening, or [`NONE`].
+    pub upper: u16,
+    /// The wall itself (or a see-through texture in a portal), or [`NONE`].
+    pub middle: u16,
+    /// Below a portal's opening, or [`NONE`].
+    pub lower: u16,
+}
+
+/// One texture: a wall texture, a flat or a sprite.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct TextureRecord {
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+    /// Where its pixels start in `TXPX`; pixel (x, y) is at
+    /// `offset + x * height + y`.
+    pub offset: u32,
+    /// [`texture_flag`] bits.
+    pub flags: u8,
+    /// The palette index that stands for "transparent" when masked.
+    pub transparent: u8,
+    /// Sprite origin: columns left of the centre.
+    pub left: i16,
+    /// Sprite origin: rows above the feet.
+    pub top: i16,
 }
 
 /// A sector: a floor, a ceiling, a light level and its walls.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SectorRecord {
     /// Floor height.
     pub floor: Fx,
@@ -144,10 +250,14 @@ pub struct SectorRecord {
     pub first_wall: u32,
     /// Number of entries in that run.
     pub wall_count: u32,
+    /// Floor texture, [`NONE`] (flat colour) or [`SKY`].
+    pub floor_texture: u16,
+    /// Ceiling texture, [`NONE`] (flat colour) or [`SKY`].
+    pub ceiling_texture: u16,
 }
 
 /// A thing: a player start or an entity spawn.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct ThingRecord {
     /// East.
     pub x: Fx,
@@ -159,8 +269,10 @@ pub struct ThingRecord {
     pub radius: Fx,
     /// See [`kind`].
     pub kind: u16,
-    /// Reserved flag bits (0).
-    pub flags: u16,
+    /// The editor's type number (DOOM's doomednum), kept for tools.
+    pub type_id: u16,
+    /// Sprite texture, or [`NONE`].
+    pub sprite: u16,
 }
 
 /// The blockmap, as the compiler builds it: a grid of square blocks, each
@@ -183,4 +295,64 @@ pub struct BlockmapRepr<'a> {
     pub offsets: &'a [u32],
     /// Wall indices.
     pub entries: &'a [u16],
+}
+
+// Defaults use NONE for every optional index, so `..Default::default()`
+// never invents a reference to texture or side 0.
+impl Default for WallRecord {
+    fn default() -> Self {
+        WallRecord {
+            v1: 0,
+            v2: 0,
+            front: 0,
+            back: NO_SECTOR,
+            flags: 0,
+            front_side: NONE,
+            back_side: NONE,
+            length: Fx::ZERO,
+        }
+    }
+}
+
+impl Default for SideRecord {
+    fn default() -> Self {
+        SideRecord {
+            x_offset: 0,
+            y_offset: 0,
+            upper: NONE,
+            middle: NONE,
+            lower: NONE,
+        }
+    }
+}
+
+impl Default for SectorRecord {
+    fn default() -> Self {
+        SectorRecord {
+            floor: Fx::ZERO,
+            ceiling: Fx::ZERO,
+            light: 0,
+            floor_color: 0,
+            ceiling_color: 0,
+            wall_color: 0,
+            first_wall: 0,
+            wall_count: 0,
+            floor_texture: NONE,
+            ceiling_texture: NONE,
+        }
+    }
+}
+
+impl Default for ThingRecord {
+    fn default() -> Self {
+        ThingRecord {
+            x: Fx::ZERO,
+            y: Fx::ZERO,
+            angle: Fx::ZERO,
+            radius: Fx::ZERO,
+            kind: 0,
+            type_id: 0,
+            sprite: NONE,
+        }
+    }
 }

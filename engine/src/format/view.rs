@@ -3,8 +3,8 @@
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
-    kind, size, tag, LoadError, SectorRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
-    HEADER_LEN, MAGIC, MAX_SECTIONS, NO_SECTOR, VERSION,
+    kind, size, tag, LoadError, SectorRecord, SideRecord, TextureRecord, ThingRecord, VertexRecord,
+    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS, NONE, NO_SECTOR, SKY, VERSION,
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
@@ -19,6 +19,13 @@ use crate::world::blockmap::{for_each_block_touching_segment, Grid};
 pub struct MapView<'a> {
     vertices: &'a [u8],
     walls: &'a [u8],
+    sides: &'a [u8],
+    textures: &'a [u8],
+    texture_pixels: &'a [u8],
+    texture_names: &'a [u8],
+    palette: Option<&'a [u8]>,
+    colormap: Option<&'a [u8]>,
+    sky: Option<u16>,
     sectors: &'a [u8],
     sector_walls: &'a [u8],
     things: &'a [u8],
@@ -34,11 +41,7 @@ pub struct BlockmapView<'a> {
     entries: &'a [u8],
 }
 
-struct Sections<'a> {
-    found: [Option<&'a [u8]>; 7],
-}
-
-const KNOWN: [[u8; 4]; 7] = [
+const KNOWN: [[u8; 4]; 14] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -46,7 +49,18 @@ const KNOWN: [[u8; 4]; 7] = [
     tag::THINGS,
     tag::BLOCKMAP,
     tag::INFO,
+    tag::SIDES,
+    tag::TEXTURES,
+    tag::TEXTURE_PIXELS,
+    tag::TEXTURE_NAMES,
+    tag::PALETTE,
+    tag::COLORMAP,
+    tag::SKY,
 ];
+
+struct Sections<'a> {
+    found: [Option<&'a [u8]>; KNOWN.len()],
+}
 
 fn read_directory(bytes: &[u8]) -> Result<Sections<'_>, LoadError> {
     if bytes.len() < HEADER_LEN {
@@ -73,7 +87,9 @@ fn read_directory(bytes: &[u8]) -> Result<Sections<'_>, LoadError> {
             len: bytes.len(),
         });
     }
-    let mut sections = Sections { found: [None; 7] };
+    let mut sections = Sections {
+        found: [None; KNOWN.len()],
+    };
     for i in 0..count as usize {
         let at = HEADER_LEN + i * DIR_ENTRY_LEN;
         let mut t = [0u8; 4];
@@ -145,6 +161,24 @@ impl<'a> MapView<'a> {
         if title.len() > size::MAX_TITLE {
             return Err(LoadError::BadSectionLength(tag::INFO));
         }
+        let sides = sections.records(tag::SIDES, size::SIDE)?;
+        let textures = sections.records(tag::TEXTURES, size::TEXTURE)?;
+        let texture_pixels = sections
+            .get(tag::TEXTURE_PIXELS)
+            .ok_or(LoadError::MissingSection(tag::TEXTURE_PIXELS))?;
+        let texture_names = sections.get(tag::TEXTURE_NAMES).unwrap_or(&[]);
+        if !texture_names.is_empty()
+            && texture_names.len() != textures.len() / size::TEXTURE * size::TEXTURE_NAME
+        {
+            return Err(LoadError::BadSectionLength(tag::TEXTURE_NAMES));
+        }
+        let exact = |t: [u8; 4], len: usize| match sections.get(t) {
+            Some(b) if b.len() != len => Err(LoadError::BadSectionLength(t)),
+            other => Ok(other),
+        };
+        let palette = exact(tag::PALETTE, size::PALETTE)?;
+        let colormap = exact(tag::COLORMAP, size::COLORMAP)?;
+        let sky = exact(tag::SKY, 2)?.map(|b| u16_at(b, 0));
 
         let nv = vertices.len() / size::VERTEX;
         let nw = walls.len() / size::WALL;
@@ -156,6 +190,12 @@ impl<'a> MapView<'a> {
         too_many("sectors", ns, config::MAX_SECTORS)?;
         too_many("sector wall entries", nsw, 2 * config::MAX_WALLS)?;
         too_many("things", nt, config::MAX_THINGS)?;
+        too_many("sides", sides.len() / size::SIDE, 2 * config::MAX_WALLS)?;
+        too_many(
+            "textures",
+            textures.len() / size::TEXTURE,
+            config::MAX_TEXTURES,
+        )?;
         if ns == 0 {
             return Err(LoadError::NoSectors);
         }
@@ -164,13 +204,22 @@ impl<'a> MapView<'a> {
         let mut view = MapView {
             vertices,
             walls,
+            sides,
+            textures,
+            texture_pixels,
+            texture_names,
+            palette,
+            colormap,
+            sky,
             sectors,
             sector_walls,
             things,
             title,
             blockmap,
         };
+        view.check_textures()?;
         view.check_vertices()?;
+        view.check_sides()?;
         view.check_walls()?;
         view.check_sectors()?;
         view.check_things()?;
@@ -178,6 +227,61 @@ impl<'a> MapView<'a> {
         // Keep the view honest even if a check above is ever relaxed.
         view.title = title;
         Ok(view)
+    }
+
+    fn check_textures(&self) -> Result<(), LoadError> {
+        for i in 0..self.texture_count() {
+            let t = self.texture_record(i);
+            let bytes = t.width as usize * t.height as usize;
+            let fits = (t.offset as usize)
+                .checked_add(bytes)
+                .is_some_and(|end| end <= self.texture_pixels.len());
+            if t.width == 0
+                || t.height == 0
+                || t.width > size::MAX_TEXTURE_WIDTH
+                || t.height > size::MAX_TEXTURE_HEIGHT
+                || !fits
+            {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "texture",
+                    index: i,
+                });
+            }
+        }
+        if let Some(sky) = self.sky {
+            self.check_texture_ref("sky", 0, sky, false)?;
+        }
+        Ok(())
+    }
+
+    /// A texture index must be in range, [`NONE`], or (for sector
+    /// surfaces) [`SKY`].
+    fn check_texture_ref(
+        &self,
+        what: &'static str,
+        index: usize,
+        t: u16,
+        sky_ok: bool,
+    ) -> Result<(), LoadError> {
+        if t == NONE || (sky_ok && t == SKY) || (t as usize) < self.texture_count() {
+            Ok(())
+        } else {
+            Err(LoadError::IndexOutOfRange {
+                what,
+                index,
+                value: t as u32,
+            })
+        }
+    }
+
+    fn check_sides(&self) -> Result<(), LoadError> {
+        for i in 0..self.side_count() {
+            let s = self.side(i);
+            for t in [s.upper, s.middle, s.lower] {
+                self.check_texture_ref("side", i, t, false)?;
+            }
+        }
+        Ok(())
     }
 
     fn check_vertices(&self) -> Result<(), LoadError> {
@@ -221,6 +325,15 @@ impl<'a> MapView<'a> {
                     value: w.back as u32,
                 });
             }
+            for side in [w.front_side, w.back_side] {
+                if side != NONE && side as usize >= self.side_count() {
+                    return Err(LoadError::IndexOutOfRange {
+                        what: "wall",
+                        index: i,
+                        value: side as u32,
+                    });
+                }
+            }
             if self.vertex(w.v1 as usize) == self.vertex(w.v2 as usize) {
                 return Err(LoadError::ZeroLengthWall(i));
             }
@@ -242,6 +355,8 @@ impl<'a> MapView<'a> {
             if s.ceiling < s.floor {
                 return Err(LoadError::CeilingBelowFloor(i));
             }
+            self.check_texture_ref("sector", i, s.floor_texture, true)?;
+            self.check_texture_ref("sector", i, s.ceiling_texture, true)?;
             let end = (s.first_wall as usize).checked_add(s.wall_count as usize);
             if end.is_none_or(|e| e > nsw) {
                 return Err(LoadError::IndexOutOfRange {
@@ -285,6 +400,7 @@ impl<'a> MapView<'a> {
                     index: i,
                 });
             }
+            self.check_texture_ref("thing", i, t.sprite, false)?;
             player |= t.kind == kind::PLAYER_START;
         }
         if !player {
@@ -390,7 +506,100 @@ impl<'a> MapView<'a> {
             front: r(4),
             back: r(6),
             flags: r(8),
+            front_side: r(10),
+            back_side: r(12),
+            length: Fx::from_bits(i32_at(self.walls, at.wrapping_add(16))),
         }
+    }
+
+    /// Number of wall sides.
+    pub fn side_count(&self) -> usize {
+        self.sides.len() / size::SIDE
+    }
+
+    /// Side `i` (an untextured side for [`NONE`] or any index out of range).
+    pub fn side(&self, i: usize) -> SideRecord {
+        if i >= self.side_count() {
+            return SideRecord::default();
+        }
+        let at = i * size::SIDE;
+        let r = |o: usize| u16_at(self.sides, at + o);
+        SideRecord {
+            x_offset: r(0) as i16,
+            y_offset: r(2) as i16,
+            upper: r(4),
+            middle: r(6),
+            lower: r(8),
+        }
+    }
+
+    /// Number of textures.
+    pub fn texture_count(&self) -> usize {
+        self.textures.len() / size::TEXTURE
+    }
+
+    /// Texture record `i`.
+    pub fn texture_record(&self, i: usize) -> TextureRecord {
+        let at = i.wrapping_mul(size::TEXTURE);
+        let d = self.textures;
+        TextureRecord {
+            width: u16_at(d, at),
+            height: u16_at(d, at.wrapping_add(2)),
+            offset: u32_at(d, at.wrapping_add(4)),
+            flags: u8_at(d, at.wrapping_add(8)),
+            transparent: u8_at(d, at.wrapping_add(9)),
+            left: u16_at(d, at.wrapping_add(10)) as i16,
+            top: u16_at(d, at.wrapping_add(12)) as i16,
+        }
+    }
+
+    /// Texture `i` with its pixels, or `None` for [`NONE`], [`SKY`] or any
+    /// index out of range.
+    pub fn texture(&self, i: u16) -> Option<TextureView<'a>> {
+        if i as usize >= self.texture_count() {
+            return None;
+        }
+        let r = self.texture_record(i as usize);
+        let len = r.width as usize * r.height as usize;
+        let pixels = self
+            .texture_pixels
+            .get(r.offset as usize..r.offset as usize + len)?;
+        Some(TextureView {
+            width: r.width,
+            height: r.height,
+            flags: r.flags,
+            transparent: r.transparent,
+            left: r.left,
+            top: r.top,
+            pixels,
+        })
+    }
+
+    /// The name of texture `i` (empty if the map carries no names).
+    pub fn texture_name(&self, i: usize) -> &'a str {
+        let at = i.wrapping_mul(size::TEXTURE_NAME);
+        let raw = self
+            .texture_names
+            .get(at..at.wrapping_add(size::TEXTURE_NAME))
+            .unwrap_or(&[]);
+        let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+        core::str::from_utf8(&raw[..end]).unwrap_or("")
+    }
+
+    /// The palette (768 bytes of RGB), if the map has its own.
+    pub fn palette(&self) -> Option<&'a [u8]> {
+        self.palette
+    }
+
+    /// The light table (32 maps of 256 palette indices, brightest first),
+    /// if the map has one.
+    pub fn colormap(&self) -> Option<&'a [u8]> {
+        self.colormap
+    }
+
+    /// The sky texture, if the map has one.
+    pub fn sky(&self) -> Option<u16> {
+        self.sky
     }
 
     /// The two end points of wall `i`.
@@ -414,6 +623,8 @@ impl<'a> MapView<'a> {
             wall_color: u8_at(d, at.wrapping_add(11)),
             first_wall: u32_at(d, at.wrapping_add(12)),
             wall_count: u32_at(d, at.wrapping_add(16)),
+            floor_texture: u16_at(d, at.wrapping_add(20)),
+            ceiling_texture: u16_at(d, at.wrapping_add(22)),
         }
     }
 
@@ -435,7 +646,8 @@ impl<'a> MapView<'a> {
             angle: Fx::from_bits(i32_at(d, at.wrapping_add(8))),
             radius: Fx::from_bits(i32_at(d, at.wrapping_add(12))),
             kind: u16_at(d, at.wrapping_add(16)),
-            flags: u16_at(d, at.wrapping_add(18)),
+            type_id: u16_at(d, at.wrapping_add(18)),
+            sprite: u16_at(d, at.wrapping_add(20)),
         }
     }
 
@@ -454,6 +666,36 @@ impl<'a> MapView<'a> {
     /// The blockmap.
     pub fn blockmap(&self) -> &BlockmapView<'a> {
         &self.blockmap
+    }
+}
+
+/// A texture's shape and pixels.
+#[derive(Copy, Clone, Debug)]
+pub struct TextureView<'a> {
+    /// Columns.
+    pub width: u16,
+    /// Rows.
+    pub height: u16,
+    /// [`super::texture_flag`] bits.
+    pub flags: u8,
+    /// The transparent palette index, when masked.
+    pub transparent: u8,
+    /// Sprite origin: columns left of the centre.
+    pub left: i16,
+    /// Sprite origin: rows above the feet.
+    pub top: i16,
+    /// `width * height` palette indices, column-major.
+    pub pixels: &'a [u8],
+}
+
+impl<'a> TextureView<'a> {
+    /// Column `x` (wrapped into the texture's width): `height` pixels.
+    #[inline]
+    pub fn column(&self, x: i32) -> &'a [u8] {
+        let w = self.width.max(1) as i32;
+        let x = x.rem_euclid(w) as usize;
+        let h = self.height as usize;
+        self.pixels.get(x * h..x * h + h).unwrap_or(&[])
     }
 }
 

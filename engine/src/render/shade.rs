@@ -50,6 +50,19 @@ impl Palette {
         Palette(p)
     }
 
+    /// A palette from 768 bytes of RGB (`None` if fewer).
+    pub fn from_rgb_bytes(bytes: &[u8]) -> Option<Palette> {
+        let mut p = [[0u8; 3]; 256];
+        for (i, c) in p.iter_mut().enumerate() {
+            *c = [
+                *bytes.get(i * 3)?,
+                *bytes.get(i * 3 + 1)?,
+                *bytes.get(i * 3 + 2)?,
+            ];
+        }
+        Some(Palette(p))
+    }
+
     /// The palette index nearest to an RGB colour (squared distance).
     pub fn nearest(&self, rgb: [u8; 3]) -> u8 {
         let mut best = (u32::MAX, 0u8);
@@ -84,6 +97,37 @@ impl<P: Pixel> Shades<P> {
             }
         }
         Shades { table }
+    }
+
+    /// Builds the table from a palette and a light table of 32 maps of 256
+    /// palette indices, brightest first (DOOM's COLORMAP): level `l` uses
+    /// map `31 - l`. Falls back to [`Shades::new`] if `colormap` is short.
+    pub fn from_colormap(palette: &Palette, colormap: &[u8]) -> Self {
+        if colormap.len() < LIGHT_LEVELS * 256 {
+            return Shades::new(palette);
+        }
+        let mut table = [[P::default(); 256]; LIGHT_LEVELS];
+        for (level, row) in table.iter_mut().enumerate() {
+            let map = &colormap[(LIGHT_LEVELS - 1 - level) * 256..][..256];
+            for (px, &index) in row.iter_mut().zip(map) {
+                let [r, g, b] = palette.0[index as usize];
+                *px = P::from_rgb(r, g, b);
+            }
+        }
+        Shades { table }
+    }
+
+    /// The table a compiled map asks for: its own palette and light table
+    /// when it has them, else the built-in palette.
+    pub fn for_map(map: &crate::format::MapView<'_>) -> Self {
+        let palette = map
+            .palette()
+            .and_then(Palette::from_rgb_bytes)
+            .unwrap_or_else(Palette::builtin);
+        match map.colormap() {
+            Some(c) => Shades::from_colormap(&palette, c),
+            None => Shades::new(&palette),
+        }
     }
 
     /// Colour `color` at light `level` (levels past the last clamp to it).

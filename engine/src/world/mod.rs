@@ -30,6 +30,14 @@ pub struct Wall {
     pub front: SectorId,
     /// The sector to the left, if this wall is a portal.
     pub back: Option<SectorId>,
+    /// [`crate::format::wall_flag`] bits.
+    pub flags: u16,
+    /// Side record seen from the front ([`crate::format::NONE`] if none).
+    pub front_side: u16,
+    /// Side record seen from the back ([`crate::format::NONE`] if none).
+    pub back_side: u16,
+    /// Length, as the compiler measured it (texture coordinates only).
+    pub length: Fx,
 }
 
 impl Wall {
@@ -85,6 +93,10 @@ pub struct Sector {
     pub ceiling_color: u8,
     /// Wall colour (palette index).
     pub wall_color: u8,
+    /// Floor texture, [`crate::format::NONE`] or [`crate::format::SKY`].
+    pub floor_texture: u16,
+    /// Ceiling texture, [`crate::format::NONE`] or [`crate::format::SKY`].
+    pub ceiling_texture: u16,
 }
 
 /// A loaded level: the validated map, read in place.
@@ -129,6 +141,10 @@ impl<'a> Level<'a> {
             } else {
                 Some(SectorId(r.back))
             },
+            flags: r.flags,
+            front_side: r.front_side,
+            back_side: r.back_side,
+            length: r.length,
         }
     }
 
@@ -142,6 +158,8 @@ impl<'a> Level<'a> {
             floor_color: r.floor_color,
             ceiling_color: r.ceiling_color,
             wall_color: r.wall_color,
+            floor_texture: r.floor_texture,
+            ceiling_texture: r.ceiling_texture,
         }
     }
 
