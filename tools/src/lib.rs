@@ -11,6 +11,7 @@
 #![deny(missing_docs)]
 
 pub mod build;
+pub mod wad;
 pub mod diag;
 pub mod inspect;
 pub mod text;
