@@ -75,6 +75,8 @@ pub struct Body {
     /// False until the body has spent a tick without touching an unstable
     /// one; pushes move unstable bodies but give them no speed.
     pub stable: bool,
+    /// The texture it is drawn with, or [`crate::format::NONE`].
+    pub sprite: u16,
 }
 
 /// The player's state as frontends, traces and tests see it.
@@ -118,7 +120,7 @@ pub const PLAYER_SHAPE: BodyShape = BodyShape {
 /// Top speed of a pushable entity after a push.
 pub const ENTITY_MAX_SPEED: Fx = Fx::lit("8");
 
-fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx) -> Body {
+fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx, sprite: u16) -> Body {
     let sector = level.locate(pos).unwrap_or_default();
     let floor = level.sector(sector).floor;
     let mut at = Placement {
@@ -139,6 +141,7 @@ fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx) -> Body 
         shape,
         max_speed,
         stable: false,
+        sprite,
     }
 }
 
@@ -153,6 +156,7 @@ impl<'a> Game<'a> {
             Vec2::new(start.x, start.y),
             PLAYER_SHAPE,
             player::MAX_SPEED,
+            crate::format::NONE,
         ));
         for t in level.map().things() {
             if t.kind == kind::PUSHABLE {
@@ -162,7 +166,13 @@ impl<'a> Game<'a> {
                     knee: player::KNEE_HEIGHT,
                 };
                 if bodies
-                    .push(spawn(&level, Vec2::new(t.x, t.y), shape, ENTITY_MAX_SPEED))
+                    .push(spawn(
+                        &level,
+                        Vec2::new(t.x, t.y),
+                        shape,
+                        ENTITY_MAX_SPEED,
+                        t.sprite,
+                    ))
                     .is_err()
                 {
                     break;
