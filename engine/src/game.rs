@@ -206,11 +206,15 @@ impl<'a> Game<'a> {
 
     /// The player's state.
     pub fn player(&self) -> PlayerState {
-        let body = self
-            .bodies
-            .first()
-            .copied()
-            .unwrap_or_else(|| spawn(&self.level, Vec2::ZERO, PLAYER_SHAPE, player::MAX_SPEED));
+        let body = self.bodies.first().copied().unwrap_or_else(|| {
+            spawn(
+                &self.level,
+                Vec2::ZERO,
+                PLAYER_SHAPE,
+                player::MAX_SPEED,
+                crate::format::NONE,
+            )
+        });
         let ceiling = self.level.sector(body.at.sector).ceiling;
         let view_z = (body.at.z + self.view_height)
             .min(ceiling - player::CEILING_VIEW_MARGIN)
