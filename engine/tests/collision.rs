@@ -285,3 +285,89 @@ fn the_same_inputs_give_the_same_state() {
     };
     assert_eq!(play(), play());
 }
+
+#[test]
+fn leaving_a_vertex_keeps_the_sector_the_centre_is_really_in() {
+    // Found by the Freedoom soak (MAP12): a sector inside another, the
+    // player exactly on one of its corners, moving off the corner on the
+    // outer side. The path crosses one wall's line at its end point and
+    // must not count as entering the inner sector.
+    use engine::format::{kind, ThingRecord};
+    use tools::build::{build, BuildOptions, SourceMap, SourceSector};
+    let v = |x, y| Vec2::from_int(x, y);
+    let map = SourceMap {
+        title: "nested".into(),
+        vertices: vec![
+            v(-512, -256),
+            v(0, -256),
+            v(0, 512),
+            v(-512, 512),
+            v(-416, 0),
+            v(-272, 0),
+            v(-272, 160),
+            v(-416, 160),
+        ],
+        sectors: vec![
+            SourceSector {
+                floor: Fx::from_num(-40),
+                ceiling: Fx::from_num(160),
+                loops: vec![vec![0, 1, 2, 3], vec![4, 5, 6, 7]],
+                ..Default::default()
+            },
+            SourceSector {
+                floor: Fx::from_num(-40),
+                ceiling: Fx::from_num(168),
+                loops: vec![vec![4, 5, 6, 7]],
+                ..Default::default()
+            },
+        ],
+        things: vec![ThingRecord {
+            x: Fx::from_num(-100),
+            y: Fx::from_num(300),
+            kind: kind::PLAYER_START,
+            ..Default::default()
+        }],
+    };
+    let bytes = build(&map, BuildOptions::default()).unwrap().bytes;
+    let level = Level::load(&bytes).unwrap();
+    let corner = Placement {
+        pos: Vec2::from_int(-272, 160),
+        z: Fx::from_num(-40),
+        sector: SectorId(0),
+    };
+    for (dx, dy) in [
+        (0.00024, -0.0537),
+        (3.0, -5.0),
+        (0.5, 0.0),
+        (0.0, 0.5),
+        (3.0, 3.0),
+    ] {
+        let delta = WVec::new(Wide::from_num(dx), Wide::from_num(dy));
+        let (end, _) = slide_move(
+            &level,
+            &engine::collide::BodyShape {
+                radius: Fx::from_num(1),
+                ..PLAYER_SHAPE
+            },
+            corner,
+            delta,
+        );
+        assert_eq!(
+            level.locate(end.pos),
+            Some(end.sector),
+            "moving by ({dx}, {dy}) to {:?}",
+            end.pos
+        );
+    }
+    // And into the inner sector, it is tracked.
+    let (end, _) = slide_move(
+        &level,
+        &engine::collide::BodyShape {
+            radius: Fx::from_num(1),
+            ..PLAYER_SHAPE
+        },
+        corner,
+        WVec::new(Wide::from_num(-3), Wide::from_num(-3)),
+    );
+    assert_eq!(end.sector, SectorId(1));
+}

@@ -7,6 +7,21 @@ use crate::math::{WVec, Wide};
 pub struct Crossing {
     /// How far along the path, from 0 (at `from`) to 1 (at `to`).
     pub t: Wide,
+    /// The crossing is at one of the wall's end points, or the path
+    /// starts on the wall's line: which side the path ends on is then a
+    /// question for the walls meeting there, not for this one alone.
+    pub at_end: bool,
+}
+
+/// Whether `p` lies on the segment `a`-`b` (exactly: on its line and
+/// within its extent).
+pub fn point_on_segment(p: WVec, a: WVec, b: WVec) -> bool {
+    let ab = b.sub(a);
+    if ab.cross(p.sub(a)) != Wide::ZERO {
+        return false;
+    }
+    let along = ab.dot(p.sub(a));
+    along >= Wide::ZERO && along <= ab.length_squared()
 }
 
 /// Whether the path `from -> to` crosses the segment `a`-`b` from one side
@@ -46,7 +61,10 @@ pub fn path_crosses_segment(
     } else {
         (side_from / denom).clamp(Wide::ZERO, Wide::ONE)
     };
-    Some(Crossing { t })
+    Some(Crossing {
+        t,
+        at_end: ca == 0 || cb == 0 || sf == 0,
+    })
 }
 
 #[cfg(test)]

@@ -24,7 +24,7 @@
 use heapless::Vec as HVec;
 
 use super::clearance::{wall_blocks, BodyShape, Opening};
-use super::crossing::path_crosses_segment;
+use super::crossing::{path_crosses_segment, point_on_segment};
 use super::point_segment::{project_point_segment, SegmentLocation};
 use crate::config::collision::{MAX_CROSSINGS, MAX_PUSH_ITERATIONS, TOLERANCE};
 use crate::math::{sqrt_wide, wide, Fx, Vec2, WVec, Wide};
@@ -104,12 +104,17 @@ pub fn advance(
     let (lo, hi) = pad_box(from_w, to_w, wide(shape.radius) + Wide::ONE);
     let mut hits: HVec<(Wide, WallId), MAX_CROSSINGS> = HVec::new();
     let mut overflow = false;
+    // Set when the path starts on a wall or passes through a wall's end
+    // point: near a vertex the side a point is on depends on every wall
+    // meeting there, so the sector is then found from scratch.
+    let mut degenerate = false;
     *walls_tested += level.walls_in_box(lo, hi, |id| {
         let wall = level.wall(id);
+        let (a, b) = (wall.a.wide(), wall.b.wide());
+        degenerate |= point_on_segment(from_w, a, b);
         let start_side = side_sign(&wall, at.sector);
-        if let Some(c) =
-            path_crosses_segment(from_w, to_w, wall.a.wide(), wall.b.wide(), start_side)
-        {
+        if let Some(c) = path_crosses_segment(from_w, to_w, a, b, start_side) {
+            degenerate |= c.at_end;
             if hits.iter().any(|(_, w)| *w == id) {
                 return;
             }
@@ -131,6 +136,11 @@ pub fn advance(
             Some(s) => s,
             None => wall.other_side(sector).unwrap_or(sector),
         };
+    }
+    if degenerate {
+        if let Some(s) = level.locate(to) {
+            sector = s;
+        }
     }
     Some(Placement {
         pos: to,
@@ -257,13 +267,29 @@ pub fn slide_move(
         done = upto;
         let to = at.pos.wide().add(step).narrow();
         let moved = advance(level, shape, at, to, &mut out.walls_tested)
-            .and_then(|p| push_out(level, shape, p, &mut out.contacts, &mut out.walls_tested));
+            .and_then(|p| push_out(level, shape, p, &mut out.contacts, &mut out.walls_tested))
+            // DOOM's P_TryMove test over everything the circle touches:
+            // the highest floor under it and the lowest ceiling over it
+            // may come from different walls, and together leave no room.
+            .filter(|p| {
+                let room = headroom(level, shape, p);
+                room >= Fx::ZERO || room >= headroom(level, shape, &at)
+            });
         match moved {
             Some(p) => at = p,
             None => out.refused += 1,
         }
     }
     (at, out)
+}
+
+/// Room left over the body's head where it stands: the lowest ceiling
+/// over its circle, minus the height of its head once its feet are on the
+/// highest floor under the circle (negative: it does not fit).
+fn headroom(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Fx {
+    let s = support(level, shape, at);
+    s.ceiling
+        .saturating_sub(at.z.max(s.floor).saturating_add(shape.height))
 }
 
 /// The highest floor and lowest ceiling under a body's circle.

@@ -59,6 +59,7 @@ pub fn rect_map_with(
             ceiling_color: 7,
             wall_color: 8,
             loops: vec![lp],
+            ..Default::default()
         });
     }
     map.things.push(ThingRecord {
@@ -143,6 +144,7 @@ pub fn grid_map(
                 vid(c + 1, r + 1),
                 vid(c, r + 1),
             ]],
+            ..Default::default()
         });
     }
     sector_of_cell.get(start_cell).copied().flatten()?;
