@@ -1,8 +1,17 @@
 //! From a source level (vertices, sectors as loops of vertices, things) to
 //! the engine's compiled bytes.
 //!
-//! Every front end (our text format, later DOOM-format maps) produces a
-//! [`SourceMap`]; [`build`] does the rest:
+//! Two entry points share one tail (sector wall lists, blockmap, crossing
+//! test, emit, and the engine's own loader as the final judge):
+//!
+//! * [`build`] takes a [`SourceMap`] with sectors as loops of vertices (our
+//!   text format) and works out the walls itself, refusing any broken
+//!   geometry;
+//! * [`build_walls`] takes a [`WallMap`] whose walls are already known,
+//!   with their sides and textures (DOOM's linedefs and sidedefs), and
+//!   reports crossing walls as warnings, as real maps have them.
+//!
+//! [`build`] does this:
 //!
 //! 1. walls: every loop edge becomes a wall side; an edge that two sectors
 //!    share becomes one portal wall; which side of an edge a sector lies on
@@ -25,10 +34,13 @@ use std::collections::HashMap;
 
 use engine::config;
 use engine::format::{
-    BlockmapRepr, MapRepr, SectorRecord, ThingRecord, VertexRecord, WallRecord, NONE, NO_SECTOR,
+    BlockmapRepr, MapRepr, SectorRecord, SideRecord, ThingRecord, VertexRecord, WallRecord, NONE,
+    NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
+
+use crate::texture::{PackedTextures, Packer, TextureLibrary};
 
 /// A sector before compilation.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,6 +60,16 @@ pub struct SourceSector {
     /// Closed loops of vertex indices (the closing edge from the last
     /// vertex back to the first is implied).
     pub loops: Vec<Vec<usize>>,
+    /// Floor texture: a flat name for [`crate::texture::Packer::flat`]
+    /// (`F_SKY1` shows the sky); `None` for the flat colour.
+    pub floor_texture: Option<String>,
+    /// Ceiling texture, as for `floor_texture`.
+    pub ceiling_texture: Option<String>,
+    /// Texture of this sector's sides of its walls (a one-sided wall's
+    /// middle, a portal's upper and lower parts seen from this sector), a
+    /// wall texture name for [`crate::texture::Packer::wall`]; `None` for
+    /// the wall colour.
+    pub wall_texture: Option<String>,
 }
 
 /// A level before compilation.
@@ -97,6 +119,9 @@ pub enum Site {
     },
     /// A thing.
     Thing(usize),
+    /// A wall of a [`WallMap`], by its [`SourceWall::origin`] (a DOOM
+    /// map's linedef number).
+    Line(usize),
 }
 
 /// A reason the level cannot be compiled.
@@ -180,6 +205,11 @@ pub struct BuildStats {
     pub block_entries: usize,
     /// Total bytes of the compiled map.
     pub bytes: usize,
+    /// Of those, the bytes of the texture sections (directory, pixels,
+    /// names, palette, light table and sky).
+    pub texture_bytes: usize,
+    /// Textures.
+    pub textures: usize,
 }
 
 /// A compiled map.
@@ -477,8 +507,22 @@ fn segments_cross(a: RawPoint, b: RawPoint, c: RawPoint, d: RawPoint) -> bool {
         || (o4 == 0 && on_segment(c, d, b))
 }
 
-/// Compiles a source level.
+/// Compiles a source level. Texture names in its sectors are packed from
+/// an empty library (each becomes a placeholder): use [`build_textured`]
+/// for maps that name textures.
 pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError> {
+    build_textured(map, &TextureLibrary::empty(), opts).map(|(c, _)| c)
+}
+
+/// Compiles a source level whose sectors may name textures, packing them
+/// from `lib` (only those the map uses). Returns the compiled map and the
+/// packer's warnings (unknown names, damaged lumps). A map that names no
+/// texture compiles exactly as [`build`] compiles it.
+pub fn build_textured(
+    map: &SourceMap,
+    lib: &TextureLibrary,
+    opts: BuildOptions,
+) -> Result<(Compiled, Vec<String>), BuildError> {
     check_values(map)?;
 
     let grid = choose_grid(&map.vertices, opts.block_size);
@@ -642,7 +686,126 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
     }
 
     // 3. Sector wall lists.
-    let mut per_sector: Vec<Vec<u16>> = vec![Vec::new(); map.sectors.len()];
+    let sector_records: Vec<SectorRecord> = map
+        .sectors
+        .iter()
+        .map(|s| SectorRecord {
+            floor: s.floor,
+            ceiling: s.ceiling,
+            light: s.light,
+            floor_color: s.floor_color,
+            ceiling_color: s.ceiling_color,
+            wall_color: s.wall_color,
+            ..SectorRecord::default()
+        })
+        .collect();
+    let (mut sectors, sector_walls) = sector_wall_lists(&sector_records, &walls);
+
+    // 4. Blockmap.
+    let lists = block_lists(&grid, &map.vertices, &walls);
+
+    // 5. Crossing walls, tested pairwise inside each block.
+    if let Some(e) = crossings(&map.vertices, &walls, &wall_sites, &lists, 1).pop() {
+        return Err(e);
+    }
+
+    if let Some(e) = overlap {
+        return Err(e);
+    }
+
+    // 6. Nesting: just beside every wall, the sectors whose loops enclose
+    // the spot must be exactly the wall's sector on that side. This catches
+    // a sector drawn inside another without being a hole of it (a pillar
+    // or platform whose loop the room forgot), which no crossing shows.
+    check_nesting(map, &walls, &wall_sites, &grid)?;
+
+    // 7. Textures, when the sectors name any.
+    let (sides, packed) = texture_sides(map, lib, &mut walls, &mut sectors);
+    let warnings = packed
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.warnings.clone());
+    emit(Parts {
+        title: &map.title,
+        vertices: &map.vertices,
+        walls: &walls,
+        sides: &sides,
+        sectors: &sectors,
+        sector_walls: &sector_walls,
+        things: &map.things,
+        grid: &grid,
+        lists: &lists,
+        textures: packed.as_ref(),
+    })
+    .map(|c| (c, warnings))
+}
+
+/// Packs the textures a [`SourceMap`]'s sectors name and gives the walls
+/// their sides: a one-sided wall shows its sector's wall texture as its
+/// middle; each side of a portal shows the texture of the sector it faces
+/// as its upper and lower parts. Identical sides are shared. Nothing (no
+/// sides, no texture sections) when no sector names a texture and `lib`
+/// has no palette of its own (with one, the map's colours are in it, so
+/// the map carries it).
+fn texture_sides(
+    map: &SourceMap,
+    lib: &TextureLibrary,
+    walls: &mut [WallRecord],
+    sectors: &mut [SectorRecord],
+) -> (Vec<SideRecord>, Option<PackedTextures>) {
+    let named = map.sectors.iter().any(|s| {
+        s.floor_texture.is_some() || s.ceiling_texture.is_some() || s.wall_texture.is_some()
+    });
+    if !named && lib.palette().is_none() {
+        return (Vec::new(), None);
+    }
+    let mut packer = Packer::new(lib);
+    let mut wall_texture = Vec::with_capacity(map.sectors.len());
+    for (s, rec) in map.sectors.iter().zip(sectors.iter_mut()) {
+        if let Some(name) = &s.floor_texture {
+            rec.floor_texture = packer.flat(name);
+        }
+        if let Some(name) = &s.ceiling_texture {
+            rec.ceiling_texture = packer.flat(name);
+        }
+        wall_texture.push(s.wall_texture.as_deref().map_or(NONE, |n| packer.wall(n)));
+    }
+    let mut sides: Vec<SideRecord> = Vec::new();
+    let mut shared: HashMap<(u16, u16, u16), u16> = HashMap::new();
+    let mut side = |upper: u16, middle: u16, lower: u16| {
+        if (upper, middle, lower) == (NONE, NONE, NONE) {
+            return NONE;
+        }
+        *shared.entry((upper, middle, lower)).or_insert_with(|| {
+            sides.push(SideRecord {
+                upper,
+                middle,
+                lower,
+                ..SideRecord::default()
+            });
+            (sides.len() - 1) as u16
+        })
+    };
+    for w in walls.iter_mut() {
+        let front = wall_texture[w.front as usize];
+        if w.back == NO_SECTOR {
+            w.front_side = side(NONE, front, NONE);
+        } else {
+            let back = wall_texture[w.back as usize];
+            w.front_side = side(front, NONE, front);
+            w.back_side = side(back, NONE, back);
+        }
+    }
+    (sides, Some(packer.finish()))
+}
+
+/// Each sector's run of walls (a wall is listed for its front sector and,
+/// if different, its back sector): the sectors with `first_wall` and
+/// `wall_count` filled in, and the lists.
+fn sector_wall_lists(
+    sectors: &[SectorRecord],
+    walls: &[WallRecord],
+) -> (Vec<SectorRecord>, Vec<u16>) {
+    let mut per_sector: Vec<Vec<u16>> = vec![Vec::new(); sectors.len()];
     for (i, w) in walls.iter().enumerate() {
         per_sector[w.front as usize].push(i as u16);
         if w.back != NO_SECTOR && w.back != w.front {
@@ -650,38 +813,42 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
         }
     }
     let mut sector_walls: Vec<u16> = Vec::new();
-    let mut sectors: Vec<SectorRecord> = Vec::new();
-    for (s, list) in map.sectors.iter().zip(&per_sector) {
-        sectors.push(SectorRecord {
-            floor: s.floor,
-            ceiling: s.ceiling,
-            light: s.light,
-            floor_color: s.floor_color,
-            ceiling_color: s.ceiling_color,
-            wall_color: s.wall_color,
+    let mut out: Vec<SectorRecord> = Vec::with_capacity(sectors.len());
+    for (s, list) in sectors.iter().zip(&per_sector) {
+        out.push(SectorRecord {
             first_wall: sector_walls.len() as u32,
             wall_count: list.len() as u32,
-            floor_texture: NONE,
-            ceiling_texture: NONE,
+            ..*s
         });
         sector_walls.extend_from_slice(list);
     }
+    (out, sector_walls)
+}
 
-    // 4. Blockmap.
-    let vertices: Vec<VertexRecord> = map
-        .vertices
-        .iter()
-        .map(|v| VertexRecord { x: v.x, y: v.y })
-        .collect();
+/// Per block of `grid`, the walls touching it (the engine's rule), sorted.
+fn block_lists(grid: &Grid, vertices: &[Vec2], walls: &[WallRecord]) -> Vec<Vec<u16>> {
     let mut lists: Vec<Vec<u16>> = vec![Vec::new(); grid.block_count()];
     for (i, w) in walls.iter().enumerate() {
-        let a = map.vertices[w.v1 as usize];
-        let b = map.vertices[w.v2 as usize];
-        for_each_block_touching_segment(&grid, a, b, |block| lists[block].push(i as u16));
+        let a = vertices[w.v1 as usize];
+        let b = vertices[w.v2 as usize];
+        for_each_block_touching_segment(grid, a, b, |block| lists[block].push(i as u16));
     }
+    lists
+}
 
-    // 5. Crossing walls, tested pairwise inside each block.
-    for list in &lists {
+/// Pairs of walls that cross or overlap (other than at a shared vertex),
+/// tested pairwise inside each block: up to `limit` problems, each pair
+/// once, in a fixed order.
+fn crossings(
+    vertices: &[Vec2],
+    walls: &[WallRecord],
+    wall_sites: &[Site],
+    lists: &[Vec<u16>],
+    limit: usize,
+) -> Vec<BuildError> {
+    let mut found = Vec::new();
+    let mut seen: std::collections::HashSet<(u16, u16)> = std::collections::HashSet::new();
+    for list in lists {
         for (k, &i) in list.iter().enumerate() {
             for &j in &list[k + 1..] {
                 let (wi, wj) = (&walls[i as usize], &walls[j as usize]);
@@ -689,7 +856,7 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                     .iter()
                     .filter(|v| **v == wj.v1 || **v == wj.v2)
                     .count();
-                let p = |v: u16| raw(map.vertices[v as usize]);
+                let p = |v: u16| raw(vertices[v as usize]);
                 let crosses = match shared {
                     0 => segments_cross(p(wi.v1), p(wi.v2), p(wj.v1), p(wj.v2)),
                     // Sharing one end: only a collinear overlap is wrong.
@@ -705,33 +872,268 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
                             + (pa.1 - ps.1) as i128 * (pb.1 - ps.1) as i128;
                         orient(ps, pa, pb) == 0 && dot > 0
                     }
-                    _ => false,
+                    // Both ends shared: the same segment twice.
+                    _ => true,
                 };
-                if crosses {
-                    return Err(err(
-                        wall_sites[j as usize].clone(),
-                        "crossing walls: this wall crosses or overlaps another",
-                    )
-                    .note(wall_sites[i as usize].clone(), "the other wall"));
+                if crosses && seen.insert((i.min(j), i.max(j))) {
+                    found.push(
+                        err(
+                            wall_sites[j as usize].clone(),
+                            "crossing walls: this wall crosses or overlaps another",
+                        )
+                        .note(wall_sites[i as usize].clone(), "the other wall"),
+                    );
+                    if found.len() >= limit {
+                        return found;
+                    }
                 }
             }
         }
     }
+    found
+}
 
-    if let Some(e) = overlap {
+/// A wall of a [`WallMap`]: DOOM's linedef with its sidedefs resolved.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SourceWall {
+    /// Start vertex (index into [`WallMap::vertices`]).
+    pub v1: usize,
+    /// End vertex.
+    pub v2: usize,
+    /// The sector on the right of `v1 -> v2`.
+    pub front: usize,
+    /// The sector on the left, for a portal.
+    pub back: Option<usize>,
+    /// [`engine::format::wall_flag`] bits.
+    pub flags: u16,
+    /// Side record (index into [`WallMap::sides`]) seen from the front,
+    /// or [`NONE`].
+    pub front_side: u16,
+    /// Side record seen from the back, or [`NONE`].
+    pub back_side: u16,
+    /// The number messages use for this wall ([`Site::Line`]): the DOOM
+    /// linedef it came from.
+    pub origin: usize,
+}
+
+/// A level whose walls are already known, with their sides and textures:
+/// what [`build_walls`] compiles.
+#[derive(Clone, Debug, Default)]
+pub struct WallMap {
+    /// Title.
+    pub title: String,
+    /// Vertex positions; every vertex should be used by a wall (an unused
+    /// one still widens the blockmap).
+    pub vertices: Vec<Vec2>,
+    /// Walls, front on the right.
+    pub walls: Vec<SourceWall>,
+    /// Side records the walls refer to.
+    pub sides: Vec<SideRecord>,
+    /// Sectors; `first_wall` and `wall_count` are filled in by the builder.
+    pub sectors: Vec<SectorRecord>,
+    /// Player starts and entity spawns.
+    pub things: Vec<ThingRecord>,
+    /// The textures sides, sectors and things refer to.
+    pub textures: PackedTextures,
+}
+
+/// A problem [`build_walls`] reports without refusing the map: the same
+/// shape as a [`BuildError`].
+pub type BuildWarning = BuildError;
+
+/// Most crossing-wall warnings [`build_walls`] lists one by one; the rest
+/// are counted in one last warning.
+pub const MAX_CROSSING_WARNINGS: usize = 20;
+
+/// Compiles a level whose walls are already known (a DOOM map's linedefs):
+/// the values are checked as [`build`] checks them, but the geometry is
+/// taken as given: crossing or overlapping walls are warnings (real maps
+/// have them, and the engine copes), and nothing tests that the sectors
+/// close. Returns the compiled map and the warnings.
+pub fn build_walls(
+    map: &WallMap,
+    opts: BuildOptions,
+) -> Result<(Compiled, Vec<BuildWarning>), BuildError> {
+    check_wall_map(map)?;
+    let grid = choose_grid(&map.vertices, opts.block_size);
+    let walls: Vec<WallRecord> = map
+        .walls
+        .iter()
+        .map(|w| WallRecord {
+            v1: w.v1 as u16,
+            v2: w.v2 as u16,
+            front: w.front as u16,
+            back: w.back.map_or(NO_SECTOR, |b| b as u16),
+            flags: w.flags,
+            front_side: w.front_side,
+            back_side: w.back_side,
+            length: wall_length_between(map.vertices[w.v1], map.vertices[w.v2]),
+        })
+        .collect();
+    let wall_sites: Vec<Site> = map.walls.iter().map(|w| Site::Line(w.origin)).collect();
+    let (sectors, sector_walls) = sector_wall_lists(&map.sectors, &walls);
+    let lists = block_lists(&grid, &map.vertices, &walls);
+    let mut warnings = crossings(&map.vertices, &walls, &wall_sites, &lists, usize::MAX);
+    if warnings.len() > MAX_CROSSING_WARNINGS {
+        let more = warnings.len() - MAX_CROSSING_WARNINGS;
+        warnings.truncate(MAX_CROSSING_WARNINGS);
+        warnings.push(err(
+            Site::Map,
+            format!("{more} more pairs of crossing or overlapping walls"),
+        ));
+    }
+    let compiled = emit(Parts {
+        title: &map.title,
+        vertices: &map.vertices,
+        walls: &walls,
+        sides: &map.sides,
+        sectors: &sectors,
+        sector_walls: &sector_walls,
+        things: &map.things,
+        grid: &grid,
+        lists: &lists,
+        textures: Some(&map.textures),
+    })?;
+    Ok((compiled, warnings))
+}
+
+/// The value checks of [`build_walls`]: everything the engine's loader
+/// would refuse, named by the wall's origin.
+fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
+    let limit = Fx::from_num(config::MAX_COORDINATE);
+    let ok = |v: Fx| v >= -limit && v <= limit;
+    let too_many = |what: &str, n: usize, max: usize| {
+        (n > max).then(|| err(Site::Map, format!("{n} {what} exceeds the limit of {max}")))
+    };
+    if map.sectors.is_empty() {
+        return Err(err(Site::Map, "the map has no sectors"));
+    }
+    if map.walls.is_empty() {
+        return Err(err(Site::Map, "the map has no walls"));
+    }
+    if let Some(e) = [
+        too_many("vertices", map.vertices.len(), config::MAX_VERTICES),
+        too_many("walls", map.walls.len(), config::MAX_WALLS),
+        too_many("sectors", map.sectors.len(), config::MAX_SECTORS),
+        too_many("things", map.things.len(), config::MAX_THINGS),
+        too_many("wall sides", map.sides.len(), 2 * config::MAX_WALLS),
+        too_many("textures", map.textures.records.len(), config::MAX_TEXTURES),
+    ]
+    .into_iter()
+    .flatten()
+    .next()
+    {
         return Err(e);
     }
+    for (i, v) in map.vertices.iter().enumerate() {
+        if !ok(v.x) || !ok(v.y) {
+            return Err(err(
+                Site::Vertex(i),
+                format!("vertex outside ±{}", config::MAX_COORDINATE),
+            ));
+        }
+    }
+    let textures = map.textures.records.len();
+    let texture_ok = |t: u16, sky_ok: bool| {
+        t == NONE || (sky_ok && t == engine::format::SKY) || (t as usize) < textures
+    };
+    for (i, s) in map.sectors.iter().enumerate() {
+        if !ok(s.floor) || !ok(s.ceiling) {
+            return Err(err(
+                Site::Sector(i),
+                format!("height outside ±{}", config::MAX_COORDINATE),
+            ));
+        }
+        if s.ceiling < s.floor {
+            return Err(err(
+                Site::Sector(i),
+                format!("ceiling {} is below floor {}", s.ceiling, s.floor),
+            ));
+        }
+        if !texture_ok(s.floor_texture, true) || !texture_ok(s.ceiling_texture, true) {
+            return Err(err(Site::Sector(i), "texture index out of range"));
+        }
+    }
+    for (i, s) in map.sides.iter().enumerate() {
+        if ![s.upper, s.middle, s.lower]
+            .iter()
+            .all(|&t| texture_ok(t, false))
+        {
+            return Err(err(
+                Site::Map,
+                format!("wall side {i}: texture index out of range"),
+            ));
+        }
+    }
+    let side_ok = |s: u16| s == NONE || (s as usize) < map.sides.len();
+    for w in &map.walls {
+        let site = Site::Line(w.origin);
+        if w.v1 >= map.vertices.len() || w.v2 >= map.vertices.len() {
+            return Err(err(site, "vertex index out of range"));
+        }
+        if w.front >= map.sectors.len() || w.back.is_some_and(|b| b >= map.sectors.len()) {
+            return Err(err(site, "sector index out of range"));
+        }
+        if !side_ok(w.front_side) || !side_ok(w.back_side) {
+            return Err(err(site, "side index out of range"));
+        }
+        if map.vertices[w.v1] == map.vertices[w.v2] {
+            return Err(err(site, "zero-length wall: both ends at the same point"));
+        }
+    }
+    for (i, t) in map.things.iter().enumerate() {
+        if !ok(t.x) || !ok(t.y) {
+            return Err(err(
+                Site::Thing(i),
+                "thing outside the map's coordinate range",
+            ));
+        }
+        if t.angle < Fx::ZERO || t.angle >= Fx::from_num(360) {
+            return Err(err(Site::Thing(i), "angle outside [0, 360)"));
+        }
+        if t.kind == engine::format::kind::PUSHABLE
+            && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024))
+        {
+            return Err(err(
+                Site::Thing(i),
+                "an entity's radius must be above 0 and at most 1024",
+            ));
+        }
+        if !texture_ok(t.sprite, false) {
+            return Err(err(Site::Thing(i), "sprite index out of range"));
+        }
+    }
+    if !map
+        .things
+        .iter()
+        .any(|t| t.kind == engine::format::kind::PLAYER_START)
+    {
+        return Err(err(Site::Map, "the map has no player start"));
+    }
+    Ok(())
+}
 
-    // 6. Nesting: just beside every wall, the sectors whose loops enclose
-    // the spot must be exactly the wall's sector on that side. This catches
-    // a sector drawn inside another without being a hole of it (a pillar
-    // or platform whose loop the room forgot), which no crossing shows.
-    check_nesting(map, &walls, &wall_sites, &grid)?;
+/// Everything the shared tail emits.
+struct Parts<'a> {
+    title: &'a str,
+    vertices: &'a [Vec2],
+    walls: &'a [WallRecord],
+    sides: &'a [SideRecord],
+    sectors: &'a [SectorRecord],
+    sector_walls: &'a [u16],
+    things: &'a [ThingRecord],
+    grid: &'a Grid,
+    lists: &'a [Vec<u16>],
+    textures: Option<&'a PackedTextures>,
+}
 
-    let mut offsets: Vec<u32> = Vec::with_capacity(lists.len() + 1);
+/// Writes the compiled map and checks it with the engine's own loader.
+fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
+    let grid = p.grid;
+    let mut offsets: Vec<u32> = Vec::with_capacity(p.lists.len() + 1);
     let mut entries: Vec<u16> = Vec::new();
     offsets.push(0);
-    for list in &lists {
+    for list in p.lists {
         entries.extend_from_slice(list);
         offsets.push(entries.len() as u32);
     }
@@ -741,21 +1143,27 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
             "the blockmap is too large; use a larger block size",
         ));
     }
-    let max_walls_per_block = lists.iter().map(Vec::len).max().unwrap_or(0);
+    let max_walls_per_block = p.lists.iter().map(Vec::len).max().unwrap_or(0);
+    let vertices: Vec<VertexRecord> = p
+        .vertices
+        .iter()
+        .map(|v| VertexRecord { x: v.x, y: v.y })
+        .collect();
 
     // The format holds at most MAX_TITLE bytes: cut at a character boundary.
-    let mut title_len = map.title.len().min(engine::format::size::MAX_TITLE);
-    while !map.title.is_char_boundary(title_len) {
+    let mut title_len = p.title.len().min(engine::format::size::MAX_TITLE);
+    while !p.title.is_char_boundary(title_len) {
         title_len -= 1;
     }
-    let title = &map.title[..title_len];
-    let repr = MapRepr {
+    let title = &p.title[..title_len];
+    let mut repr = MapRepr {
         title,
         vertices: &vertices,
-        walls: &walls,
-        sectors: &sectors,
-        sector_walls: &sector_walls,
-        things: &map.things,
+        walls: p.walls,
+        sides: p.sides,
+        sectors: p.sectors,
+        sector_walls: p.sector_walls,
+        things: p.things,
         blockmap: BlockmapRepr {
             origin_x: grid.origin_x,
             origin_y: grid.origin_y,
@@ -767,6 +1175,14 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
         },
         ..MapRepr::default()
     };
+    if let Some(t) = p.textures {
+        repr.textures = &t.records;
+        repr.texture_pixels = &t.pixels;
+        repr.texture_names = &t.names;
+        repr.palette = t.palette.as_ref();
+        repr.colormap = t.colormap.as_deref();
+        repr.sky = t.sky;
+    }
     let mut bytes = vec![0u8; repr.buffer_len()];
     let written = repr.emit(&mut bytes).map_err(|e| {
         err(
@@ -782,18 +1198,29 @@ pub fn build(map: &SourceMap, opts: BuildOptions) -> Result<Compiled, BuildError
             format!("internal: the engine refuses the output: {e}"),
         )
     })?;
+    let texture_bytes = p.textures.map_or(0, |t| {
+        use engine::format::size;
+        t.records.len() * size::TEXTURE
+            + t.pixels.len()
+            + t.names.len() * size::TEXTURE_NAME
+            + t.palette.map_or(0, |_| size::PALETTE)
+            + t.colormap.as_ref().map_or(0, |_| size::COLORMAP)
+            + t.sky.map_or(0, |_| 2)
+    });
     let stats = BuildStats {
         vertices: vertices.len(),
-        walls: walls.len(),
-        portals: walls.iter().filter(|w| w.back != NO_SECTOR).count(),
-        sectors: sectors.len(),
-        things: map.things.len(),
+        walls: p.walls.len(),
+        portals: p.walls.iter().filter(|w| w.back != NO_SECTOR).count(),
+        sectors: p.sectors.len(),
+        things: p.things.len(),
         block_size: grid.block_size,
         block_cols: grid.cols,
         block_rows: grid.rows,
         max_walls_per_block,
         block_entries: entries.len(),
         bytes: bytes.len(),
+        texture_bytes,
+        textures: p.textures.map_or(0, |t| t.records.len()),
     };
     Ok(Compiled { bytes, stats })
 }
@@ -861,7 +1288,11 @@ fn check_nesting(
 /// The length of the wall from vertex `a` to vertex `b`, for texture
 /// coordinates (host floating point, rounded once to 16.16).
 fn wall_length(map: &SourceMap, a: usize, b: usize) -> Fx {
-    let (p, q) = (map.vertices[a], map.vertices[b]);
+    wall_length_between(map.vertices[a], map.vertices[b])
+}
+
+/// The length from `p` to `q` (host floating point, rounded once).
+fn wall_length_between(p: Vec2, q: Vec2) -> Fx {
     let dx = q.x.to_num::<f64>() - p.x.to_num::<f64>();
     let dy = q.y.to_num::<f64>() - p.y.to_num::<f64>();
     Fx::saturating_from_num((dx * dx + dy * dy).sqrt())
@@ -878,6 +1309,7 @@ fn describe(site: &Site) -> String {
         Site::Vertex(i) => format!("vertex {i}"),
         Site::Sector(i) => format!("sector {i}"),
         Site::Thing(i) => format!("thing {i}"),
+        Site::Line(i) => format!("linedef {i}"),
     }
 }
 

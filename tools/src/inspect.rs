@@ -3,7 +3,9 @@
 //! loads (and work for files compiled elsewhere).
 
 use crate::build::BuildStats;
-use engine::format::{kind, LoadError, MapView, NO_SECTOR};
+use engine::format::{
+    kind, tag, LoadError, MapView, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR, SKY,
+};
 use engine::math::Fx;
 use serde_json::{json, Value};
 
@@ -30,7 +32,65 @@ pub fn stats(bytes: &[u8]) -> Result<BuildStats, LoadError> {
             .unwrap_or(0),
         block_entries: bm.entry_count(),
         bytes: bytes.len(),
+        texture_bytes: sections(bytes)
+            .iter()
+            .filter(|(t, _)| TEXTURE_TAGS.contains(t))
+            .map(|(_, len)| len)
+            .sum(),
+        textures: view.texture_count(),
     })
+}
+
+/// The sections that hold textures and their colours.
+const TEXTURE_TAGS: [[u8; 4]; 6] = [
+    tag::TEXTURES,
+    tag::TEXTURE_PIXELS,
+    tag::TEXTURE_NAMES,
+    tag::PALETTE,
+    tag::COLORMAP,
+    tag::SKY,
+];
+
+/// Every section of a compiled map as (tag, length), from its directory
+/// (see [`engine::format`] for the layout); empty if the header is cut
+/// short. Call it on bytes the engine accepted.
+pub fn sections(bytes: &[u8]) -> Vec<([u8; 4], usize)> {
+    let be16 = |at: usize| {
+        bytes
+            .get(at..at + 2)
+            .map(|b| u16::from_be_bytes([b[0], b[1]]))
+    };
+    let be32 = |at: usize| {
+        bytes
+            .get(at..at + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let count = be16(6).unwrap_or(0) as usize;
+    (0..count)
+        .filter_map(|i| {
+            let at = HEADER_LEN + i * DIR_ENTRY_LEN;
+            let t = bytes.get(at..at + 4)?;
+            Some(([t[0], t[1], t[2], t[3]], be32(at + 8)? as usize))
+        })
+        .collect()
+}
+
+/// An optional index: `null` for [`NONE`].
+fn index(i: u16) -> Value {
+    if i == NONE {
+        Value::Null
+    } else {
+        json!(i)
+    }
+}
+
+/// A sector texture: an index, `null` or `"sky"`.
+fn surface(i: u16) -> Value {
+    if i == SKY {
+        json!("sky")
+    } else {
+        index(i)
+    }
 }
 
 /// A fixed-point value as a JSON number. 16.16 values are dyadic
@@ -44,16 +104,23 @@ fn num(v: Fx) -> Value {
 /// (scripts and tests read it): add fields, never rename or remove them.
 ///
 /// ```text
-/// {"title", "vertices":[{"x","y"}], "walls":[{"v1","v2","front","back"}],
+/// {"title", "vertices":[{"x","y"}],
+///  "walls":[{"v1","v2","front","back","flags","front_side","back_side"}],
+///  "sides":[{"x_offset","y_offset","upper","middle","lower"}],
 ///  "sectors":[{"floor","ceiling","light","floor_color","ceiling_color",
-///              "wall_color","walls":[..]}],
-///  "things":[{"x","y","angle","radius","kind"}], "player_start":{"x","y","angle"},
+///              "wall_color","walls":[..],"floor_texture","ceiling_texture"}],
+///  "things":[{"x","y","angle","radius","kind","type","sprite"}],
+///  "player_start":{"x","y","angle"},
+///  "textures":[{"name","width","height","flags"}], "sky",
 ///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"}}
 /// ```
 ///
 /// `back` is `null` for a one-sided wall; `kind` is `"player_start"`,
-/// `"pushable"` or the raw number; `player_start` is `null` only for a map
-/// the engine would refuse anyway.
+/// `"pushable"`, `"decoration"` or the raw number; `player_start` is
+/// `null` only for a map the engine would refuse anyway. Texture indices
+/// (`front_side`/`back_side` into `sides`; `upper`, `middle`, `lower`,
+/// `sprite`, `sky` and the sector textures into `textures`) are `null` for
+/// none; a sector texture may also be `"sky"`.
 pub fn to_json(view: &MapView<'_>) -> Value {
     let vertices: Vec<Value> = (0..view.vertex_count())
         .map(|i| {
@@ -69,7 +136,15 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             } else {
                 json!(w.back)
             };
-            json!({"v1": w.v1, "v2": w.v2, "front": w.front, "back": back})
+            json!({
+                "v1": w.v1,
+                "v2": w.v2,
+                "front": w.front,
+                "back": back,
+                "flags": w.flags,
+                "front_side": index(w.front_side),
+                "back_side": index(w.back_side),
+            })
         })
         .collect();
     let sectors: Vec<Value> = (0..view.sector_count())
@@ -84,6 +159,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "ceiling_color": s.ceiling_color,
                 "wall_color": s.wall_color,
                 "walls": walls,
+                "floor_texture": surface(s.floor_texture),
+                "ceiling_texture": surface(s.ceiling_texture),
             })
         })
         .collect();
@@ -93,6 +170,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             let kind = match t.kind {
                 kind::PLAYER_START => json!("player_start"),
                 kind::PUSHABLE => json!("pushable"),
+                kind::DECORATION => json!("decoration"),
                 k => json!(k),
             };
             json!({
@@ -101,6 +179,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "angle": num(t.angle),
                 "radius": num(t.radius),
                 "kind": kind,
+                "type": t.type_id,
+                "sprite": index(t.sprite),
             })
         })
         .collect();
@@ -108,15 +188,41 @@ pub fn to_json(view: &MapView<'_>) -> Value {
         Value::Null,
         |t| json!({"x": num(t.x), "y": num(t.y), "angle": num(t.angle)}),
     );
+    let sides: Vec<Value> = (0..view.side_count())
+        .map(|i| {
+            let s = view.side(i);
+            json!({
+                "x_offset": s.x_offset,
+                "y_offset": s.y_offset,
+                "upper": index(s.upper),
+                "middle": index(s.middle),
+                "lower": index(s.lower),
+            })
+        })
+        .collect();
+    let textures: Vec<Value> = (0..view.texture_count())
+        .map(|i| {
+            let t = view.texture_record(i);
+            json!({
+                "name": view.texture_name(i),
+                "width": t.width,
+                "height": t.height,
+                "flags": t.flags,
+            })
+        })
+        .collect();
     let bm = view.blockmap();
     let g = bm.grid();
     json!({
         "title": view.title(),
         "vertices": vertices,
         "walls": walls,
+        "sides": sides,
         "sectors": sectors,
         "things": things,
         "player_start": player_start,
+        "textures": textures,
+        "sky": view.sky().map_or(Value::Null, |s| json!(s)),
         "blockmap": {
             "origin_x": g.origin_x,
             "origin_y": g.origin_y,

@@ -4,17 +4,28 @@
 //!   [`compile_source`], with rustc-style [`Diagnostics`].
 //! * [`build`]: from a [`build::SourceMap`] (vertices, sectors as loops,
 //!   things) to the engine's compiled bytes, with the map checks.
+//! * [`wad`]: reading WAD files and finding their maps.
+//! * [`doom`]: DOOM-format levels as editors write them: the binary lumps
+//!   and UDMF, read into one in-memory form.
+//! * [`import`]: from such a level to compiled bytes (repairs, warnings,
+//!   doors, things, textures), through [`build::build_walls`];
+//!   [`compile_wad_map`] is the one-call form.
+//! * [`texture`]: texture extraction and packing.
 //! * [`inspect`]: figures and a JSON dump of any compiled map.
 //! * [`load_map_file`]: what a front end calls to get compiled bytes from a
-//!   path, whether the file is text source or already compiled.
+//!   path, whether the file is text source, UDMF, a WAD or already
+//!   compiled.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod build;
-pub mod wad;
 pub mod diag;
+pub mod doom;
+pub mod import;
 pub mod inspect;
 pub mod text;
+pub mod texture;
+pub mod wad;
 
 use std::path::Path;
 
@@ -57,12 +68,49 @@ pub fn load_map(path: &Path) -> Result<Output, String> {
 }
 
 /// [`load_map`] for bytes already read; `name` is used in messages and
-/// `opts` when the bytes are text source.
+/// `opts` when the bytes are source.
+///
+/// A WAD gives its first map (a note among the warnings says so when it
+/// has several; [`compile_wad_map`] picks one), with the WAD's textures.
+/// UDMF text (detected by [`import::looks_like_udmf`]) compiles with
+/// placeholder textures.
 pub fn load_map_bytes(
     bytes: Vec<u8>,
     name: &str,
     opts: build::BuildOptions,
 ) -> Result<Output, String> {
+    let import_opts = import::ImportOptions {
+        build: opts,
+        ..import::ImportOptions::default()
+    };
+    if bytes.starts_with(b"IWAD") || bytes.starts_with(b"PWAD") {
+        let source =
+            import::WadSource::new(&bytes, None).map_err(|e| format!("error: `{name}`: {e}"))?;
+        let maps = source.maps();
+        let Some(first) = maps.first() else {
+            return Err(format!("error: `{name}` has no maps in it"));
+        };
+        let mut out = compile_wad_map(&bytes, name, &first.name, None, &import_opts)?;
+        if maps.len() > 1 {
+            out.warnings.insert(
+                0,
+                format!(
+                    "note: `{name}` has {} maps; compiled the first, {}",
+                    maps.len(),
+                    first.name
+                ),
+            );
+        }
+        return Ok(out);
+    }
+    if !bytes.starts_with(&engine::format::MAGIC) && import::looks_like_udmf(&bytes) {
+        let i = import::compile_udmf(&bytes, name, None, &import_opts)?;
+        return Ok(Output {
+            bytes: i.compiled.bytes,
+            stats: i.compiled.stats,
+            warnings: i.warnings,
+        });
+    }
     if bytes.starts_with(&engine::format::MAGIC) {
         let stats = inspect::stats(&bytes)
             .map_err(|e| format!("error: `{name}` is not a valid compiled map: {e}"))?;
@@ -84,4 +132,35 @@ pub fn load_map_bytes(
         }
     };
     text::compile_source_with(text, name, opts).map_err(|d| d.to_string())
+}
+
+/// Compiles map `map` (`E1M1`, `MAP01`, any marker name; case does not
+/// matter) of the WAD `wad` (named `wad_name` in messages), binary or
+/// UDMF, with textures from the WAD on top of `iwad`'s if given. The
+/// warnings include the WAD's texture problems. The error is ready to
+/// print (an unknown map lists the maps there are).
+pub fn compile_wad_map(
+    wad: &[u8],
+    wad_name: &str,
+    map: &str,
+    iwad: Option<&[u8]>,
+    opts: &import::ImportOptions,
+) -> Result<Output, String> {
+    let source =
+        import::WadSource::new(wad, iwad).map_err(|e| format!("error: `{wad_name}`: {e}"))?;
+    let entry = source
+        .map(map)
+        .map_err(|e| format!("error: `{wad_name}`: {e}"))?;
+    let imported = source.compile(&entry, opts)?;
+    let mut warnings: Vec<String> = source
+        .warnings
+        .iter()
+        .map(|w| format!("warning: {wad_name}: {w}"))
+        .collect();
+    warnings.extend(imported.warnings);
+    Ok(Output {
+        bytes: imported.compiled.bytes,
+        stats: imported.compiled.stats,
+        warnings,
+    })
 }

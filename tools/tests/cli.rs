@@ -251,6 +251,8 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
         "blocks: 5 x 3".into(),
         "block entries: 21".into(),
         "max walls per block: 3".into(),
+        "textures: 0".into(),
+        "texture bytes: 0".into(),
     ];
     assert_eq!(from_text, expected);
 }

@@ -321,3 +321,38 @@ fn our_maps_soak_clean() {
         figures.violations.join("\n")
     );
 }
+
+#[test]
+fn every_freedoom_map_soaks_clean() {
+    let mut figures = Figures::default();
+    for (w, path) in FREEDOOM.iter().enumerate() {
+        let wad = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}: install Freedoom with scripts/setup"));
+        let source = tools::import::WadSource::new(&wad, None).unwrap();
+        for (m, entry) in source.maps().iter().enumerate() {
+            let imported = source
+                .compile(entry, &tools::import::ImportOptions::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            let name = format!("{}:{}", path.rsplit('/').next().unwrap_or(path), entry.name);
+            soak(
+                &name,
+                &imported.compiled.bytes,
+                ticks_or(2000),
+                (w * 100 + m) as u64,
+                &mut figures,
+            );
+        }
+    }
+    println!(
+        "soak: Freedoom: {} maps, {} ticks, {} violations",
+        figures.maps,
+        figures.ticks,
+        figures.violations.len()
+    );
+    assert_eq!(figures.maps, 68);
+    assert!(
+        figures.violations.is_empty(),
+        "{}",
+        figures.violations.join("\n")
+    );
+}

@@ -3,11 +3,14 @@
 //! them; then the warnings, checked on the compiled level.
 
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
-use super::parse::{parse_line, Looks, Spanned, Stmt};
+use super::parse::{parse_line, Looks, SectorTextures, Spanned, Stmt};
 use super::suggest;
 use crate::build::{self, BuildOptions, Site, SourceMap, SourceSector};
 use crate::diag::{shown, Diagnostic, Diagnostics, Location, Severity, SourceFile, Span};
+use crate::texture::TextureLibrary;
+use crate::wad::Wad;
 use crate::Output;
 use engine::config;
 use engine::format::{kind, ThingRecord};
@@ -35,6 +38,7 @@ struct SectorDef<'a> {
     floor: Spanned<Fx>,
     ceiling: Spanned<Fx>,
     looks: Looks,
+    textures: SectorTextures<'a>,
     loops: Vec<LoopDef>,
     /// Some loop statement names this sector (even one with errors), so
     /// a missing loop is already reported.
@@ -72,7 +76,27 @@ struct Compiler<'a> {
     loops: Vec<PendingLoop<'a>>,
     things: Vec<ThingDef>,
     player: Option<Span>,
+    /// Where `textures` and `texture` files are looked for: the map
+    /// file's directory.
+    base_dir: PathBuf,
+    /// The WADs' textures and the PNG images.
+    library: TextureLibrary,
+    /// A `textures` file could not be read: texture names are not checked.
+    library_failed: bool,
+    /// `texture` names (upper-cased), where each was defined.
+    images: HashMap<String, Span>,
+    /// Warnings from reading the texture files.
+    texture_warnings: Vec<Diagnostic>,
 }
+
+/// Directories searched for a WAD named without a directory (after the
+/// map's own directory and `$DOOMWADDIR`): where Debian and others install
+/// the Freedoom and DOOM IWADs.
+pub const WAD_DIRS: [&str; 3] = [
+    "/usr/share/games/doom",
+    "/usr/local/share/games/doom",
+    "/usr/share/doom",
+];
 
 /// Compiles a text map; see [`super`] for the format.
 pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output, Diagnostics> {
@@ -88,8 +112,18 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
         loops: Vec::new(),
         things: Vec::new(),
         player: None,
+        base_dir: Path::new(file_name)
+            .parent()
+            .map_or_else(PathBuf::new, Path::to_path_buf),
+        library: TextureLibrary::empty(),
+        library_failed: false,
+        images: HashMap::new(),
+        texture_warnings: Vec::new(),
     };
     c.statements(text);
+    if !c.truncated {
+        c.check_texture_names();
+    }
     if !c.truncated {
         c.resolve_loops();
     }
@@ -100,7 +134,7 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
         return Err(c.diagnostics());
     }
     let map = c.source_map();
-    let compiled = match build::build(&map, opts) {
+    let (compiled, pack_warnings) = match build::build_textured(&map, &c.library, opts) {
         Ok(compiled) => compiled,
         Err(e) => {
             let mut d = c.diag(Severity::Error, c.site_location(&e.site), e.message.clone());
@@ -114,7 +148,13 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
             return Err(c.diagnostics());
         }
     };
-    let warnings = c.warnings(&compiled.bytes);
+    let mut warnings = render(std::mem::take(&mut c.texture_warnings));
+    warnings.extend(
+        pack_warnings
+            .into_iter()
+            .map(|w| c.diag(Severity::Warning, c.src.whole_file(), w).to_string()),
+    );
+    warnings.extend(c.warnings(&compiled.bytes));
     Ok(Output {
         bytes: compiled.bytes,
         stats: compiled.stats,
@@ -164,7 +204,27 @@ impl<'a> Compiler<'a> {
     /// Parses every line and records definitions; loops wait until every
     /// name is known, so a file may use a name before defining it.
     fn statements(&mut self, text: &'a str) {
-        let palette = Palette::builtin();
+        // `textures` statements first: the WAD's palette is the one every
+        // colour of the map is read in.
+        let builtin = Palette::builtin();
+        let mut wads = Vec::new();
+        let mut base = 0;
+        for raw_line in text.split('\n') {
+            let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
+            let line_base = base;
+            base += raw_line.len() + 1;
+            if !line.contains("textures") {
+                continue;
+            }
+            // Errors in these lines are reported by the main pass.
+            if let Ok(Some(Stmt::Textures { file, span })) = parse_line(line, line_base, &builtin) {
+                if let Some(bytes) = self.read_wad(&file) {
+                    wads.push((bytes, file, span));
+                }
+            }
+        }
+        self.load_wads(&wads);
+        let palette = self.library.palette_or_builtin();
         let mut base = 0;
         for raw_line in text.split('\n') {
             let line = raw_line.strip_suffix('\r').unwrap_or(raw_line);
@@ -236,11 +296,14 @@ impl<'a> Compiler<'a> {
                     used: false,
                 });
             }
+            Stmt::Textures { .. } => {}
+            Stmt::Texture { name, file, span } => self.add_image(name, file, span),
             Stmt::Sector {
                 name,
                 floor,
                 ceiling,
                 looks,
+                textures,
                 span: _,
             } => {
                 if let Some(&first) = self.sector_names.get(name.value) {
@@ -281,6 +344,7 @@ impl<'a> Compiler<'a> {
                     floor,
                     ceiling,
                     looks,
+                    textures,
                     loops: Vec::new(),
                     named_by_loop: false,
                 });
@@ -329,6 +393,160 @@ impl<'a> Compiler<'a> {
                 },
                 span,
             }),
+        }
+    }
+
+    /// The file a `textures` or `texture` statement names: relative to the
+    /// map's directory; a WAD named without a directory is also looked
+    /// for in `$DOOMWADDIR` and [`WAD_DIRS`].
+    fn find_file(&self, file: &str, wad: bool) -> Result<PathBuf, String> {
+        let here = self.base_dir.join(file);
+        if here.is_file() {
+            return Ok(here);
+        }
+        let bare = !file.contains(['/', '\\']);
+        if wad && bare {
+            let env = std::env::var_os("DOOMWADDIR").map(PathBuf::from);
+            let dirs = env.into_iter().chain(WAD_DIRS.iter().map(PathBuf::from));
+            let mut looked = vec![here.display().to_string()];
+            for dir in dirs {
+                let p = dir.join(file);
+                if p.is_file() {
+                    return Ok(p);
+                }
+                looked.push(p.display().to_string());
+            }
+            return Err(format!("looked for {}", looked.join(", ")));
+        }
+        Err(format!("looked for {}", here.display()))
+    }
+
+    /// Reads the file of a `textures` statement (an error if it cannot).
+    fn read_wad(&mut self, file: &Spanned<String>) -> Option<Vec<u8>> {
+        let found = self
+            .find_file(&file.value, true)
+            .and_then(|p| read_limited(&p));
+        match found {
+            Ok(bytes) => Some(bytes),
+            Err(why) => {
+                let d = self
+                    .error(
+                        file.span,
+                        format!("cannot find WAD `{}`", shown(&file.value)),
+                    )
+                    .note(why)
+                    .help(
+                        "give a path relative to the map file, or install the Freedoom WADs \
+                         (Debian package `freedoom`, which scripts/setup installs)",
+                    );
+                self.library_failed = true;
+                self.push(d);
+                None
+            }
+        }
+    }
+
+    /// Builds the library from the WADs read, later ones on top.
+    fn load_wads(&mut self, wads: &[(Vec<u8>, Spanned<String>, Span)]) {
+        let mut parsed = Vec::new();
+        for (bytes, file, _) in wads {
+            match Wad::parse(bytes) {
+                Ok(w) => parsed.push(w),
+                Err(e) => {
+                    let d = self.error(file.span, format!("`{}`: {e}", shown(&file.value)));
+                    self.library_failed = true;
+                    self.push(d);
+                }
+            }
+        }
+        if parsed.is_empty() {
+            return;
+        }
+        let refs: Vec<&Wad> = parsed.iter().collect();
+        let (library, warnings) = TextureLibrary::from_wads(&refs);
+        self.library = library;
+        if let Some((_, _, span)) = wads.first() {
+            for w in warnings {
+                let d = self.diag(Severity::Warning, self.src.locate(*span), w);
+                self.texture_warnings.push(d);
+            }
+        }
+    }
+
+    /// A `texture NAME FILE.png` statement.
+    fn add_image(&mut self, name: Spanned<&str>, file: Spanned<String>, span: Span) {
+        let key = name.value.to_ascii_uppercase();
+        if let Some(&first) = self.images.get(&key) {
+            let d = self
+                .error(
+                    name.span,
+                    format!("texture `{}` is defined twice", shown(name.value)),
+                )
+                .related("first defined here", self.src.locate(first))
+                .note("texture names are case-insensitive");
+            self.push(d);
+            return;
+        }
+        self.images.insert(key, span);
+        let result = self.find_file(&file.value, false).and_then(|p| {
+            let bytes = read_limited(&p)?;
+            self.library
+                .add_png(name.value, &bytes)
+                .map_err(|e| format!("{}: {e}", p.display()))
+        });
+        if let Err(why) = result {
+            let d = self
+                .error(
+                    file.span,
+                    format!("cannot load PNG `{}`", shown(&file.value)),
+                )
+                .note(why)
+                .help("give the path of a PNG file, relative to the map file");
+            self.push(d);
+        }
+    }
+
+    /// Every texture a sector names must exist (checked here, with the
+    /// statement to point at, rather than left to a placeholder).
+    fn check_texture_names(&mut self) {
+        if self.library_failed {
+            return;
+        }
+        let mut unknown: Vec<(Spanned<&str>, &'static str)> = Vec::new();
+        for s in &self.sectors {
+            // A `texture` whose PNG failed to load is already an error.
+            let defined = |k: &str| k == "-" || self.images.contains_key(k);
+            for t in [s.textures.floor, s.textures.ceiling].into_iter().flatten() {
+                let k = t.value.to_ascii_uppercase();
+                if !k.starts_with("F_SKY") && !defined(&k) && !self.library.has_flat(&k) {
+                    unknown.push((t, "flat"));
+                }
+            }
+            if let Some(t) = s.textures.wall {
+                let k = t.value.to_ascii_uppercase();
+                if !defined(&k) && !self.library.has_wall(&k) {
+                    unknown.push((t, "wall texture"));
+                }
+            }
+        }
+        for (t, what) in unknown {
+            let k = t.value.to_ascii_uppercase();
+            let lib = &self.library;
+            let mut d = self.error(t.span, format!("unknown {what} `{}`", shown(t.value)));
+            let found = if what == "flat" {
+                suggest(&k, lib.flat_names().chain(lib.image_names()))
+            } else {
+                suggest(&k, lib.wall_names().chain(lib.image_names()))
+            };
+            d = match found {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None if lib.texture_count() + lib.flat_count() == 0 => d.help(
+                    "name textures from a WAD (`textures freedoom2.wad`) or from a PNG file \
+                     (`texture NAME FILE.png`)",
+                ),
+                None => d,
+            };
+            self.push(d);
         }
     }
 
@@ -554,6 +772,9 @@ impl<'a> Compiler<'a> {
                     ceiling_color: s.looks.ceiling_color,
                     wall_color: s.looks.wall_color,
                     loops: s.loops.iter().map(|l| l.vertices.clone()).collect(),
+                    floor_texture: s.textures.floor.map(|t| t.value.to_string()),
+                    ceiling_texture: s.textures.ceiling.map(|t| t.value.to_string()),
+                    wall_texture: s.textures.wall.map(|t| t.value.to_string()),
                 })
                 .collect(),
             things: self.things.iter().map(|t| t.record).collect(),
@@ -576,6 +797,8 @@ impl<'a> Compiler<'a> {
                 .and_then(|s| s.loops.get(loop_index))
                 .and_then(|l| Some(l.spans.get(index)?.to(*l.spans.get(index + 1)?))),
             Site::Thing(i) => self.things.get(i).map(|t| t.span),
+            // Only `build_walls` names linedefs; the text format has none.
+            Site::Line(_) => None,
         };
         span.map_or_else(|| self.src.whole_file(), |s| self.src.locate(s))
     }
@@ -679,6 +902,24 @@ impl<'a> Compiler<'a> {
         }
         render(out)
     }
+}
+
+/// Largest file a `textures` or `texture` statement reads (WAD offsets are
+/// 32-bit; this also keeps a map that names a device or a huge file from
+/// reading it).
+pub const MAX_TEXTURE_FILE: u64 = 1 << 30;
+
+/// Reads a texture file of at most [`MAX_TEXTURE_FILE`] bytes.
+fn read_limited(path: &Path) -> Result<Vec<u8>, String> {
+    let fail = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let len = std::fs::metadata(path).map_err(fail)?.len();
+    if len > MAX_TEXTURE_FILE {
+        return Err(format!(
+            "{} is {len} bytes, more than a texture file may be ({MAX_TEXTURE_FILE})",
+            path.display()
+        ));
+    }
+    std::fs::read(path).map_err(fail)
 }
 
 fn render(warnings: Vec<Diagnostic>) -> Vec<String> {

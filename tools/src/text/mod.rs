@@ -5,7 +5,10 @@
 //! title "Stairs and steps"
 //! vertex NAME X Y                      # X, Y: integer or decimal (e.g. -12.5), within ±32767
 //! sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] [wall_color COL]
+//!        [floor_texture T] [ceiling_texture T] [wall_texture T]
 //! loop SECTOR V1 V2 ... Vn V1          # a closed boundary of SECTOR: ends on the vertex it started with
+//! textures FILE.wad                    # textures (and palette) from a WAD
+//! texture NAME FILE.png                # a texture from a PNG file
 //! player X Y ANGLE                     # player 1 start; ANGLE in degrees, counter-clockwise from east (+x)
 //! entity X Y RADIUS                    # a pushable round body
 //! ```
@@ -38,6 +41,24 @@
 //! * `entity`: radius above 0 and at most 1024.
 //! * `title`: at most once, in double quotes (`\"` and `\\` escape), at
 //!   most 128 bytes.
+//! * Textures (see [`crate::texture`]): `textures FILE.wad` makes the
+//!   WAD's wall textures, flats and palette available (a path relative to
+//!   the map file; a bare name like `freedoom2.wad` is also looked for in
+//!   `$DOOMWADDIR` and `/usr/share/games/doom`; several WADs stack, later
+//!   ones on top). With a WAD, every colour of the map (`#RRGGBB` and the
+//!   defaults) is taken from the WAD's palette, which the compiled map
+//!   carries. `texture NAME FILE.png` defines a texture from a PNG file
+//!   (relative to the map file), quantised to that palette (else the
+//!   built-in one); alpha below 128 is transparent. It can be used as a
+//!   wall texture, a flat (resized to 64x64) or the sky (name it `SKY1`),
+//!   and comes before a WAD texture of the same name. Paths with spaces
+//!   go in double quotes. Texture names are 1 to 8 characters, any case.
+//! * `floor_texture`/`ceiling_texture` name flats (`F_SKY1` shows the sky
+//!   texture `SKY1`); `wall_texture` names the wall texture of the
+//!   sector's sides: the middle of its one-sided walls and, on a portal,
+//!   the parts above and below the opening seen from this sector. A
+//!   surface without a texture keeps its colour. An unknown name is an
+//!   error.
 //!
 //! Errors print like rustc's, with `file:line:column` and the offending
 //! tokens underlined; checking goes on after an error to report up to 50

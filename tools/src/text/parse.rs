@@ -42,6 +42,21 @@ pub const DEFAULT_LOOKS: Looks = Looks {
     wall_color: 244,
 };
 
+/// The textures a sector statement names (`None` where not given).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SectorTextures<'a> {
+    /// `floor_texture NAME`: a flat.
+    pub floor: Option<Spanned<&'a str>>,
+    /// `ceiling_texture NAME`: a flat.
+    pub ceiling: Option<Spanned<&'a str>>,
+    /// `wall_texture NAME`: a wall texture.
+    pub wall: Option<Spanned<&'a str>>,
+}
+
+/// Longest texture name (DOOM's lump names; the compiled map stores 8
+/// bytes).
+pub const MAX_TEXTURE_NAME: usize = 8;
+
 /// One statement.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt<'a> {
@@ -73,6 +88,24 @@ pub enum Stmt<'a> {
         ceiling: Spanned<Fx>,
         /// Light and colours (defaults where not given).
         looks: Looks,
+        /// Texture names.
+        textures: SectorTextures<'a>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `textures FILE.wad`.
+    Textures {
+        /// The path as written.
+        file: Spanned<String>,
+        /// The whole statement.
+        span: Span,
+    },
+    /// `texture NAME FILE.png`.
+    Texture {
+        /// The texture's name.
+        name: Spanned<&'a str>,
+        /// The path as written.
+        file: Spanned<String>,
         /// The whole statement.
         span: Span,
     },
@@ -136,16 +169,21 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 6] = ["title", "vertex", "sector", "loop", "player", "entity"];
+pub const KEYWORDS: [&str; 8] = [
+    "title", "vertex", "sector", "loop", "player", "entity", "textures", "texture",
+];
 
 /// The sector options.
-pub const SECTOR_KEYS: [&str; 6] = [
+pub const SECTOR_KEYS: [&str; 9] = [
     "floor",
     "ceiling",
     "light",
     "floor_color",
     "ceiling_color",
     "wall_color",
+    "floor_texture",
+    "ceiling_texture",
+    "wall_texture",
 ];
 
 /// Largest entity radius the engine accepts.
@@ -226,6 +264,22 @@ pub fn parse_line<'a>(
                 span,
             }
         }
+        "textures" => {
+            let file = p.file("WAD file")?;
+            Stmt::Textures {
+                file,
+                span: stmt_span,
+            }
+        }
+        "texture" => {
+            let name = p.texture_name()?;
+            let file = p.file("PNG file")?;
+            Stmt::Texture {
+                name,
+                file,
+                span: stmt_span,
+            }
+        }
         "player" => {
             let x = p.coordinate("X coordinate")?;
             let y = p.coordinate("Y coordinate")?;
@@ -299,8 +353,10 @@ impl<'a> Parser<'_, 'a> {
             "vertex" => "vertex NAME X Y",
             "sector" => {
                 "sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] \
-                 [wall_color COL]"
+                 [wall_color COL] [floor_texture T] [ceiling_texture T] [wall_texture T]"
             }
+            "textures" => "textures FILE.wad",
+            "texture" => "texture NAME FILE.png",
             "loop" => "loop SECTOR V1 V2 ... Vn V1",
             "player" => "player X Y ANGLE",
             _ => "entity X Y RADIUS",
@@ -362,6 +418,45 @@ impl<'a> Parser<'_, 'a> {
         }
         Ok(Spanned {
             value: Fx::from_bits(raw as i32),
+            span: t.span,
+        })
+    }
+
+    /// A file path: a word, or a quoted string for paths with spaces.
+    fn file(&mut self, what: &str) -> Result<Spanned<String>, ParseError> {
+        let t = self.next(&format!("the {what}"))?;
+        let value = match &t.kind {
+            TokenKind::Str(s) => s.clone(),
+            _ => t.text.to_string(),
+        };
+        if value.is_empty() {
+            return Err(error(t.span, format!("the {what} is empty")));
+        }
+        Ok(Spanned {
+            value,
+            span: t.span,
+        })
+    }
+
+    /// A texture name: 1 to 8 printable ASCII characters (DOOM's lump
+    /// names, like `STARTAN3`, `F_SKY1` or `SW1BRN1`), any case.
+    fn texture_name(&mut self) -> Result<Spanned<&'a str>, ParseError> {
+        let t = self.next("a texture name")?;
+        let ok = t.kind == TokenKind::Word
+            && t.text.len() <= MAX_TEXTURE_NAME
+            && t.text.bytes().all(|b| b.is_ascii_graphic());
+        if !ok {
+            return Err(error(
+                t.span,
+                format!("expected a texture name, found `{}`", shown(t.text)),
+            )
+            .help(format!(
+                "a texture name is 1 to {MAX_TEXTURE_NAME} letters, digits or symbols, \
+                 like `STARTAN3`"
+            )));
+        }
+        Ok(Spanned {
+            value: t.text,
             span: t.span,
         })
     }
@@ -430,7 +525,8 @@ impl<'a> Parser<'_, 'a> {
         let name = self.name("sector")?;
         let mut floor: Option<Spanned<Fx>> = None;
         let mut ceiling: Option<Spanned<Fx>> = None;
-        let mut looks = DEFAULT_LOOKS;
+        let mut looks = default_looks(self.palette);
+        let mut textures = SectorTextures::default();
         let mut seen: Vec<&str> = Vec::new();
         while self.pos < self.tokens.len() {
             let key = &self.tokens[self.pos];
@@ -455,8 +551,11 @@ impl<'a> Parser<'_, 'a> {
                 "light" => looks.light = self.byte("light level")?,
                 "floor_color" => looks.floor_color = self.color("floor colour")?,
                 "ceiling_color" => looks.ceiling_color = self.color("ceiling colour")?,
-                // The last of SECTOR_KEYS: "wall_color".
-                _ => looks.wall_color = self.color("wall colour")?,
+                "wall_color" => looks.wall_color = self.color("wall colour")?,
+                "floor_texture" => textures.floor = Some(self.texture_name()?),
+                "ceiling_texture" => textures.ceiling = Some(self.texture_name()?),
+                // The last of SECTOR_KEYS: "wall_texture".
+                _ => textures.wall = Some(self.texture_name()?),
             }
         }
         let missing = |what: &str| {
@@ -473,8 +572,25 @@ impl<'a> Parser<'_, 'a> {
             floor,
             ceiling,
             looks,
+            textures,
             span,
         })
+    }
+}
+
+/// [`DEFAULT_LOOKS`] in `palette`: the same colours, as near as that
+/// palette has them (a map textured from a WAD uses the WAD's palette).
+pub fn default_looks(palette: &Palette) -> Looks {
+    let builtin = Palette::builtin();
+    if *palette == builtin {
+        return DEFAULT_LOOKS;
+    }
+    let map = |i: u8| palette.nearest(builtin.0[i as usize]);
+    Looks {
+        floor_color: map(DEFAULT_LOOKS.floor_color),
+        ceiling_color: map(DEFAULT_LOOKS.ceiling_color),
+        wall_color: map(DEFAULT_LOOKS.wall_color),
+        ..DEFAULT_LOOKS
     }
 }
 

@@ -432,3 +432,217 @@ fn windows_line_ends_and_a_byte_order_mark_are_fine() {
     assert_eq!((d.location.line, d.location.column), (10, 6));
     assert_eq!(underlined(&d), "hall a b c d");
 }
+
+/// A fresh directory under the target dir holding `files` (name, bytes).
+fn scratch_dir(name: &str, files: &[(&str, &[u8])]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("text-textures-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, bytes) in files {
+        std::fs::write(dir.join(f), bytes).unwrap();
+    }
+    dir
+}
+
+/// A solid `w` x `h` PNG of one colour.
+fn png(w: u32, h: u32, rgba: [u8; 4]) -> Vec<u8> {
+    let pixels: Vec<u8> = (0..w * h).flat_map(|_| rgba).collect();
+    crate::texture::encode_png(w, h, &pixels).unwrap()
+}
+
+const TEXTURED: &str = "\
+texture red red.png
+texture Blue blue.png
+texture SKY1 sky.png
+vertex a 0 0
+vertex b 256 0
+vertex c 256 256
+vertex d 0 256
+vertex e 512 0
+vertex f 512 256
+sector hall floor 0 ceiling 128 floor_texture BLUE ceiling_texture f_sky1 wall_texture RED
+sector side floor 16 ceiling 120 wall_texture blue
+loop hall a b c d a
+loop side b e f c b
+player 64 64 0
+";
+
+fn textured_dir(name: &str) -> std::path::PathBuf {
+    scratch_dir(
+        name,
+        &[
+            ("red.png", &png(64, 32, [255, 0, 0, 255])),
+            ("blue.png", &png(64, 64, [0, 0, 255, 255])),
+            ("sky.png", &png(128, 64, [0, 255, 255, 255])),
+            ("junk.png", b"junk"),
+        ],
+    )
+}
+
+#[test]
+fn png_textures_on_sectors_and_sides() {
+    use engine::format::{MapView, NONE, SKY};
+    let dir = textured_dir("ok");
+    let path = dir.join("t.map").display().to_string();
+    let out = compile_source(TEXTURED, &path).unwrap_or_else(|d| panic!("{d}"));
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let v = MapView::new_checked(&out.bytes).unwrap();
+    assert_eq!(v.palette(), None, "PNG textures use the built-in palette");
+    let names: Vec<&str> = (0..v.texture_count()).map(|i| v.texture_name(i)).collect();
+    // BLUE twice: as a flat and as a wall texture (a flat is FLAT).
+    assert_eq!(names, ["BLUE", "SKY1", "RED", "BLUE"]);
+    assert_eq!(v.sky(), Some(1));
+    let (hall, side) = (v.sector(0), v.sector(1));
+    assert_eq!((hall.floor_texture, hall.ceiling_texture), (0, SKY));
+    assert_eq!((side.floor_texture, side.ceiling_texture), (NONE, NONE));
+    let blue = v.texture(0).unwrap();
+    assert_eq!(
+        (blue.width, blue.flags),
+        (64, engine::format::texture_flag::FLAT)
+    );
+    assert!(
+        blue.pixels.iter().all(|&p| p == 12),
+        "pure blue in the built-in palette"
+    );
+    // One-sided hall walls: RED in the middle; the portal: RED above and
+    // below from the hall, BLUE from the side room.
+    let mut one_sided = 0;
+    for i in 0..v.wall_count() {
+        let w = v.wall(i);
+        let front = v.side(w.front_side as usize);
+        if w.back == engine::format::NO_SECTOR {
+            if w.front == 0 {
+                assert_eq!((front.upper, front.middle, front.lower), (NONE, 2, NONE));
+                one_sided += 1;
+            }
+        } else {
+            let back = v.side(w.back_side as usize);
+            let (hall_side, side_side) = if w.front == 0 {
+                (front, back)
+            } else {
+                (back, front)
+            };
+            assert_eq!(
+                (hall_side.upper, hall_side.middle, hall_side.lower),
+                (2, NONE, 2)
+            );
+            assert_eq!(
+                (side_side.upper, side_side.middle, side_side.lower),
+                (3, NONE, 3)
+            );
+        }
+    }
+    assert_eq!(one_sided, 3);
+    // Without textures nothing changes: no sides, no texture sections.
+    let plain = compile_source(ROOMS, "t.map").unwrap();
+    let v = MapView::new_checked(&plain.bytes).unwrap();
+    assert_eq!((v.texture_count(), v.side_count()), (0, 0));
+}
+
+#[test]
+fn texture_errors_point_at_the_name() {
+    let dir = textured_dir("errors");
+    let path = dir.join("t.map").display().to_string();
+    let compile = |text: &str| compile_source(text, &path).expect_err("should not compile");
+    let one = |text: &str| {
+        let d = compile(text);
+        assert_eq!(d.errors.len(), 1, "{d}");
+        d.errors[0].clone()
+    };
+    let e = one(&TEXTURED.replace("wall_texture RED", "wall_texture REDD"));
+    assert_eq!(e.message, "unknown wall texture `REDD`");
+    assert_eq!(underlined(&e), "REDD");
+    assert_eq!(e.help, ["did you mean `RED`?"]);
+    let e = one(&TEXTURED.replace("floor_texture BLUE", "floor_texture GREEN"));
+    assert_eq!(e.message, "unknown flat `GREEN`");
+    let e = one(&TEXTURED.replace("red.png", "missing.png"));
+    assert!(e.message.contains("cannot load PNG `missing.png`"), "{e}");
+    assert_eq!(underlined(&e), "missing.png");
+    let e = one(&TEXTURED.replace(
+        "texture Blue blue.png",
+        "texture Blue blue.png\ntexture BLUE red.png",
+    ));
+    assert!(e.message.contains("defined twice"), "{e}");
+    let e = one(&TEXTURED.replace("texture red red.png", "texture red junk.png"));
+    assert!(e.message.contains("cannot load PNG `junk.png`"), "{e}");
+    assert!(
+        e.notes.iter().any(|n| n.contains("not a readable PNG")),
+        "{e}"
+    );
+    // (RED is then unknown too.)
+    let d = compile(&TEXTURED.replace("texture red", "texture TOOLONGNAME"));
+    assert!(
+        d.errors[0].message.contains("expected a texture name"),
+        "{d}"
+    );
+    assert_eq!(d.errors[1].message, "unknown wall texture `RED`");
+    let d = compile(&TEXTURED.replace("wall_texture RED", "wall_textur RED"));
+    assert_eq!(d.errors[0].help, ["did you mean `wall_texture`?"]);
+    // A WAD that cannot be found: one error, and no cascade of unknown
+    // names.
+    let e = one(&format!(
+        "textures no_such_file.wad\n{}",
+        TEXTURED.replace("RED", "STARTAN3")
+    ));
+    assert!(
+        e.message.contains("cannot find WAD `no_such_file.wad`"),
+        "{e}"
+    );
+    let e = one(&format!("textures red.png\n{TEXTURED}"));
+    assert!(e.message.contains("not a WAD"), "{e}");
+}
+
+#[test]
+fn wads_next_to_the_map_give_textures_and_their_palette() {
+    use crate::wad::tests::make_wad;
+    use engine::format::MapView;
+    // A WAD whose palette is a red ramp: index i is (i, 0, 0).
+    let pal: Vec<u8> = (0..=255u8).flat_map(|i| [i, 0, 0]).collect();
+    let flat = [7u8; 4096];
+    let wad = make_wad(
+        b"PWAD",
+        &[
+            ("PLAYPAL", &pal),
+            ("F_START", b""),
+            ("REDFLAT", &flat),
+            ("F_END", b""),
+        ],
+    );
+    let dir = scratch_dir(
+        "wad",
+        &[
+            ("mine.wad", &wad),
+            ("red.png", &png(8, 8, [200, 0, 0, 255])),
+        ],
+    );
+    let path = dir.join("t.map").display().to_string();
+    let text = "\
+textures mine.wad
+texture RED red.png
+vertex a 0 0
+vertex b 256 0
+vertex c 256 256
+vertex d 0 256
+sector s floor 0 ceiling 128 floor_texture redflat wall_texture RED ceiling_color #800000
+loop s a b c d a
+player 64 64 0
+";
+    let out = compile_source(text, &path).unwrap_or_else(|d| panic!("{d}"));
+    // The WAD has no TEXTURE1: one warning, pointing at the statement.
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    assert!(
+        out.warnings[0].contains("no TEXTURE1"),
+        "{}",
+        out.warnings[0]
+    );
+    let v = MapView::new_checked(&out.bytes).unwrap();
+    assert_eq!(v.palette().map(|p| p[3 * 200]), Some(200));
+    let s = v.sector(0);
+    assert_eq!(v.texture_name(s.floor_texture as usize), "REDFLAT");
+    assert_eq!(s.ceiling_color, 128, "#800000 in the WAD's palette");
+    let red = v.texture(v.side(0).middle).unwrap();
+    assert!(
+        red.pixels.iter().all(|&p| p == 200),
+        "the PNG in the WAD's palette"
+    );
+}

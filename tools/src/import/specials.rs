@@ -1,0 +1,171 @@
+//! What a line special does, as far as the importer cares: doors it opens,
+//! lifts it lowers, and features the engine does not have.
+//!
+//! DOOM numbering (`linux/p_spec.c`, `p_doors.c`, `p_plats.c` and Boom's
+//! generalised ranges) and Hexen numbering (ZDoom's `actionspecials.h`)
+//! are both covered; [`SpecialSet`] says which a level uses.
+
+use crate::doom::{Feature, SpecialSet};
+
+/// Whom a door or lift special moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The sector behind the line (a door the player "uses").
+    Back,
+    /// Every sector with this tag.
+    Tag(i32),
+}
+
+/// What a special means for the importer.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Nothing the importer acts on.
+    None,
+    /// Opens a door (raises the ceiling to the lowest neighbouring
+    /// ceiling minus 4).
+    OpenDoor(Target),
+    /// Lowers a lift (the floor to the lowest neighbouring floor).
+    LowerLift(Target),
+    /// Uses a feature the engine does not have.
+    Unsupported(Feature),
+}
+
+/// DOOM's manual doors: the door is the sector behind the line.
+const DOOM_MANUAL_DOORS: [i32; 10] = [1, 26, 27, 28, 31, 32, 33, 34, 117, 118];
+
+/// DOOM's remote doors that open (walk, switch and gun triggers; keyed
+/// switches); the doors that only close are left out.
+const DOOM_REMOTE_DOORS: [i32; 23] = [
+    2, 4, 29, 46, 61, 63, 86, 90, 99, 103, 105, 106, 108, 109, 111, 112, 114, 115, 133, 134, 135,
+    136, 137,
+];
+
+/// DOOM's lifts (down, wait, up) and perpetual platforms.
+const DOOM_LIFTS: [i32; 10] = [10, 21, 53, 62, 87, 88, 120, 121, 122, 123];
+
+/// Boom's generalised triggers that are manual (`D1`, `DR`): they act on
+/// the sector behind the line.
+fn boom_manual(special: i32) -> bool {
+    special & 7 >= 6
+}
+
+/// The meaning of `special` (with its tag and arguments) in `set`.
+pub fn classify(set: SpecialSet, special: i32, tag: i32, args: &[i32; 5]) -> Action {
+    match set {
+        SpecialSet::Doom => doom(special, tag),
+        SpecialSet::Hexen => hexen(special, args),
+    }
+}
+
+fn doom(special: i32, tag: i32) -> Action {
+    let remote = Target::Tag(tag);
+    match special {
+        s if DOOM_MANUAL_DOORS.contains(&s) => Action::OpenDoor(Target::Back),
+        s if DOOM_REMOTE_DOORS.contains(&s) => Action::OpenDoor(remote),
+        s if DOOM_LIFTS.contains(&s) => Action::LowerLift(remote),
+        // Boom generalised doors: kind in bits 5-6; 0 (open, wait, close)
+        // and 1 (open and stay) open.
+        0x3C00..=0x3FFF if (special >> 5) & 3 <= 1 => Action::OpenDoor(if boom_manual(special) {
+            Target::Back
+        } else {
+            remote
+        }),
+        // Boom generalised locked doors: all open.
+        0x3800..=0x3BFF => Action::OpenDoor(if boom_manual(special) {
+            Target::Back
+        } else {
+            remote
+        }),
+        // Boom generalised lifts.
+        0x3400..=0x37FF => Action::LowerLift(if boom_manual(special) {
+            Target::Back
+        } else {
+            remote
+        }),
+        // Boom's fake floors and ceilings; Legacy's 3D floors.
+        242 | 280 | 281 | 289 => Action::Unsupported(Feature::ExtraFloors),
+        // Eternity's and ZDoom's DOOM-format slopes (Plane_Align).
+        340..=347 => Action::Unsupported(Feature::Slopes),
+        _ => Action::None,
+    }
+}
+
+fn hexen(special: i32, args: &[i32; 5]) -> Action {
+    let target = if args[0] == 0 {
+        Target::Back
+    } else {
+        Target::Tag(args[0])
+    };
+    match special {
+        // Door_Open, Door_Raise, Door_LockedRaise, Door_Animated.
+        11..=14 => Action::OpenDoor(target),
+        // Generic_Door: type in arg2 (0 raise, 1 open and stay).
+        202 if args[2] & 63 <= 1 => Action::OpenDoor(target),
+        // Plat_PerpetualRaise, Plat_DownWaitUpStay, Plat_DownByValue,
+        // Generic_Lift, Plat_DownWaitUpStayLip, Plat_PerpetualRaiseLip.
+        60 | 62 | 63 | 203 | 206 | 207 => Action::LowerLift(target),
+        // ACS_Execute and friends.
+        80..=84 | 226 | 227 => Action::Unsupported(Feature::Scripts),
+        // Polyobj_*.
+        1..=8 | 59 | 86..=93 => Action::Unsupported(Feature::Polyobjects),
+        // Plane_Align, Plane_Copy.
+        181 | 118 => Action::Unsupported(Feature::Slopes),
+        // Sector_Set3dFloor.
+        160 => Action::Unsupported(Feature::ExtraFloors),
+        // Sector_SetPortal, Line_SetPortal, Line_QuickPortal.
+        57 | 156 | 301 => Action::Unsupported(Feature::Portals),
+        _ => Action::None,
+    }
+}
+
+/// Features a thing type stands for (slope and polyobject things, which
+/// mean the same in every ZDoom-family port).
+pub fn thing_feature(kind: i32) -> Option<Feature> {
+    match kind {
+        1500 | 1501 | 1504 | 1505 | 9500..=9503 | 9510 | 9511 => Some(Feature::Slopes),
+        9300..=9303 => Some(Feature::Polyobjects),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn doom_doors_and_lifts() {
+        let a = [0; 5];
+        let c = |s, t| classify(SpecialSet::Doom, s, t, &a);
+        assert_eq!(c(1, 0), Action::OpenDoor(Target::Back));
+        assert_eq!(c(117, 0), Action::OpenDoor(Target::Back));
+        assert_eq!(c(29, 5), Action::OpenDoor(Target::Tag(5)));
+        assert_eq!(c(3, 5), Action::None, "W1 close door does not open");
+        assert_eq!(c(62, 9), Action::LowerLift(Target::Tag(9)));
+        // Boom generalised: DR open-wait-close, manual; W1 open-stay.
+        assert_eq!(c(0x3C00 | 7, 0), Action::OpenDoor(Target::Back));
+        assert_eq!(c(0x3C00 | (1 << 5), 4), Action::OpenDoor(Target::Tag(4)));
+        assert_eq!(c(0x3C00 | (3 << 5), 4), Action::None, "close-and-stay");
+        assert_eq!(c(242, 1), Action::Unsupported(Feature::ExtraFloors));
+    }
+
+    #[test]
+    fn hexen_doors_and_features() {
+        let c = |s, a: [i32; 5]| classify(SpecialSet::Hexen, s, a[0], &a);
+        assert_eq!(c(12, [0, 16, 150, 0, 0]), Action::OpenDoor(Target::Back));
+        assert_eq!(c(12, [7, 16, 150, 0, 0]), Action::OpenDoor(Target::Tag(7)));
+        assert_eq!(c(202, [3, 16, 2, 0, 0]), Action::None);
+        assert_eq!(
+            c(80, [1, 0, 0, 0, 0]),
+            Action::Unsupported(Feature::Scripts)
+        );
+        assert_eq!(
+            c(181, [1, 0, 0, 0, 0]),
+            Action::Unsupported(Feature::Slopes)
+        );
+        // Hexen 1 is a polyobject, DOOM 1 a door.
+        assert_eq!(
+            c(1, [1, 0, 0, 0, 0]),
+            Action::Unsupported(Feature::Polyobjects)
+        );
+    }
+}

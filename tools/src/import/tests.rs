@@ -1,0 +1,520 @@
+//! The importer on small hand-made levels: repairs, warnings, doors,
+//! lifts, things; and hostile input.
+
+use super::*;
+use crate::doom::{binary, Linedef, Sector, Sidedef, SourceFormat, SpecialSet, Thing, Vertex};
+use engine::world::{Level, SectorId};
+
+/// A level under construction: lines get a fresh sidedef per side.
+struct Lv(DoomLevel);
+
+impl Lv {
+    fn new() -> Self {
+        Lv(DoomLevel::new(SourceFormat::Doom, SpecialSet::Doom))
+    }
+
+    fn v(&mut self, x: f64, y: f64) -> usize {
+        self.0.vertices.push(Vertex { x, y });
+        self.0.vertices.len() - 1
+    }
+
+    fn sector(&mut self, floor: f64, ceiling: f64, tag: i32) -> usize {
+        self.0.sectors.push(Sector {
+            floor,
+            ceiling,
+            floor_texture: "FLOOR4_8".into(),
+            ceiling_texture: "F_SKY1".into(),
+            light: 160,
+            special: 0,
+            tag,
+        });
+        self.0.sectors.len() - 1
+    }
+
+    fn side(&mut self, sector: usize) -> usize {
+        self.0.sidedefs.push(Sidedef {
+            sector,
+            upper: "-".into(),
+            lower: "-".into(),
+            middle: "STARTAN3".into(),
+            ..Default::default()
+        });
+        self.0.sidedefs.len() - 1
+    }
+
+    fn line(&mut self, v1: usize, v2: usize, front: usize, back: Option<usize>) -> usize {
+        let front = Some(self.side(front));
+        let back = back.map(|b| self.side(b));
+        self.0.linedefs.push(Linedef {
+            v1,
+            v2,
+            front,
+            back,
+            ..Default::default()
+        });
+        self.0.linedefs.len() - 1
+    }
+
+    /// A clockwise rectangle for `sector` (front on the inside), its
+    /// edges two-sided into `outside` where given per edge.
+    fn rect(&mut self, x0: f64, y0: f64, x1: f64, y1: f64, sector: usize) -> [usize; 4] {
+        let a = self.v(x0, y0);
+        let b = self.v(x0, y1);
+        let c = self.v(x1, y1);
+        let d = self.v(x1, y0);
+        [
+            self.line(a, b, sector, None),
+            self.line(b, c, sector, None),
+            self.line(c, d, sector, None),
+            self.line(d, a, sector, None),
+        ]
+    }
+
+    fn thing(&mut self, x: f64, y: f64, kind: i32, skills: u8, single: bool) {
+        self.0.things.push(Thing {
+            x,
+            y,
+            angle: 90.0,
+            kind,
+            skills,
+            single,
+        });
+    }
+}
+
+/// Two rooms joined by a door: room A (0..256), door (256..272, closed),
+/// room B (272..512), all 256 deep.
+fn two_rooms_and_a_door() -> Lv {
+    let mut lv = Lv::new();
+    let a = lv.sector(0.0, 128.0, 0);
+    let door = lv.sector(0.0, 0.0, 0);
+    let b = lv.sector(0.0, 160.0, 0);
+    let p = [
+        lv.v(0.0, 0.0),
+        lv.v(0.0, 256.0),
+        lv.v(256.0, 256.0),
+        lv.v(256.0, 0.0),
+        lv.v(272.0, 256.0),
+        lv.v(272.0, 0.0),
+        lv.v(512.0, 256.0),
+        lv.v(512.0, 0.0),
+    ];
+    // Room A: west, north, (door side), south.
+    lv.line(p[0], p[1], a, None);
+    lv.line(p[1], p[2], a, None);
+    let door_line = lv.line(p[2], p[3], a, Some(door));
+    lv.0.linedefs[door_line].special = 1; // DR door: the back sector opens
+    lv.line(p[3], p[0], a, None);
+    // The door: north and south walls, east side into B.
+    lv.line(p[2], p[4], door, None);
+    lv.line(p[5], p[3], door, None);
+    lv.line(p[5], p[4], b, Some(door));
+    // Room B.
+    lv.line(p[4], p[6], b, None);
+    lv.line(p[6], p[7], b, None);
+    lv.line(p[7], p[5], b, None);
+    lv.thing(128.0, 128.0, 1, 0, true);
+    lv.thing(400.0, 128.0, 2035, 0b00100, true);
+    lv
+}
+
+fn run(lv: &Lv) -> Imported {
+    import(
+        &lv.0,
+        "TEST",
+        &TextureLibrary::empty(),
+        &ImportOptions::default(),
+    )
+    .unwrap()
+}
+
+fn count(warnings: &[String], needle: &str) -> usize {
+    warnings.iter().filter(|w| w.contains(needle)).count()
+}
+
+#[test]
+fn a_door_between_two_rooms_is_open() {
+    let out = run(&two_rooms_and_a_door());
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.wall_count(), 10);
+    assert_eq!(level.sector_count(), 3);
+    // Lowest neighbouring ceiling (A's 128) minus 4.
+    let door = level.sector(SectorId(1));
+    assert_eq!((door.floor, door.ceiling), (Fx::ZERO, Fx::from_num(124)));
+    assert_eq!(out.summary.doors_opened, 1);
+    // Sectors keep their numbers; the rooms are where they were drawn.
+    assert_eq!(level.locate(Vec2::from_int(100, 100)), Some(SectorId(0)));
+    assert_eq!(level.locate(Vec2::from_int(264, 100)), Some(SectorId(1)));
+    assert_eq!(level.locate(Vec2::from_int(300, 100)), Some(SectorId(2)));
+    // Player start and the barrel (skill 3 only: kept).
+    let things: Vec<_> = level.map().things().collect();
+    assert_eq!(things.len(), 2);
+    assert_eq!(things[0].kind, kind::PLAYER_START);
+    assert_eq!(
+        (things[1].kind, things[1].type_id),
+        (kind::DECORATION, 2035)
+    );
+    assert_eq!(things[1].radius, Fx::from_num(10));
+    // The sky and the walls' textures: placeholders, one warning.
+    assert_eq!(level.sector(SectorId(0)).ceiling_texture, SKY);
+    assert_eq!(count(&out.warnings, "placeholder"), 1, "{:?}", out.warnings);
+    assert_eq!(out.warnings.len(), 1, "{:?}", out.warnings);
+    // The door can be walked through: face east (the start faces north)
+    // and run.
+    let mut game = engine::game::Game::new(level);
+    game.tick(engine::game::Input::new(0, 0, -90));
+    for _ in 0..60 {
+        game.tick(engine::game::Input::new(100, 0, 0));
+    }
+    assert_eq!(game.player().sector, SectorId(2), "{:?}", game.player());
+}
+
+#[test]
+fn doors_can_be_left_closed_and_remote_doors_open_by_tag() {
+    let lv = two_rooms_and_a_door();
+    let opts = ImportOptions {
+        open_doors: false,
+        ..ImportOptions::default()
+    };
+    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.sector(SectorId(1)).ceiling, Fx::ZERO);
+
+    // A switch (S1 door, 103) somewhere tagged 7, the door tagged 7.
+    let mut lv = two_rooms_and_a_door();
+    lv.0.linedefs[2].special = 0;
+    lv.0.sectors[1].tag = 7;
+    lv.0.linedefs[0].special = 103;
+    lv.0.linedefs[0].tag = 7;
+    let out = run(&lv);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.sector(SectorId(1)).ceiling, Fx::from_num(124));
+
+    // Hexen numbering: Door_Raise (12) with arg0 = tag.
+    lv.0.specials = SpecialSet::Hexen;
+    lv.0.linedefs[0].special = 12;
+    lv.0.linedefs[0].args = [7, 16, 150, 0, 0];
+    let out = run(&lv);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.sector(SectorId(1)).ceiling, Fx::from_num(124));
+}
+
+#[test]
+fn a_raised_lift_with_no_room_is_lowered() {
+    let mut lv = two_rooms_and_a_door();
+    // Make the "door" a lift up at 128 under a 128 ceiling, lowered by
+    // a W1 lift line (10) tagged 3.
+    lv.0.linedefs[2].special = 0;
+    lv.0.sectors[1] = Sector {
+        floor: 128.0,
+        ceiling: 128.0,
+        tag: 3,
+        ..lv.0.sectors[0].clone()
+    };
+    lv.0.linedefs[0].special = 10;
+    lv.0.linedefs[0].tag = 3;
+    let out = run(&lv);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.sector(SectorId(1)).floor, Fx::ZERO);
+    assert_eq!(out.summary.lifts_lowered, 1);
+}
+
+#[test]
+fn broken_references_are_repaired_or_dropped_with_warnings() {
+    let mut lv = two_rooms_and_a_door();
+    let n = lv.0.linedefs.len();
+    let v0 = 0;
+    // n: a vertex that does not exist.
+    lv.0.linedefs.push(Linedef {
+        v1: 999,
+        v2: v0,
+        front: Some(0),
+        ..Default::default()
+    });
+    // n+1: zero length.
+    lv.0.linedefs.push(Linedef {
+        v1: v0,
+        v2: v0,
+        front: Some(0),
+        ..Default::default()
+    });
+    // n+2: no sides at all.
+    lv.0.linedefs.push(Linedef {
+        v1: 0,
+        v2: 2,
+        ..Default::default()
+    });
+    // n+3: a front sidedef that does not exist.
+    lv.0.linedefs.push(Linedef {
+        v1: 0,
+        v2: 2,
+        front: Some(5000),
+        ..Default::default()
+    });
+    // n+4: a sidedef facing a sector that does not exist.
+    lv.0.sidedefs.push(Sidedef {
+        sector: 77,
+        ..Default::default()
+    });
+    let bad_side = lv.0.sidedefs.len() - 1;
+    lv.0.linedefs.push(Linedef {
+        v1: 0,
+        v2: 2,
+        front: Some(bad_side),
+        ..Default::default()
+    });
+    // The door line loses its front side: it is turned round.
+    lv.0.linedefs[2].front = None;
+    // A ceiling below its floor.
+    lv.0.sectors[2].ceiling = -8.0;
+    let out = run(&lv);
+    let w = &out.warnings;
+    assert_eq!(out.summary.lines_dropped, 5, "{w:?}");
+    for (i, what) in [
+        (n, "vertex 999 does not exist"),
+        (n + 1, "zero length"),
+        (n + 2, "no usable side"),
+        (n + 3, "sidedef 5000 does not exist"),
+        (n + 4, "faces sector 77, which does not exist"),
+        (2, "turned round"),
+    ] {
+        assert!(
+            w.iter()
+                .any(|x| x.contains(&format!("linedef {i}: ")) && x.contains(what)),
+            "{what}: {w:?}"
+        );
+    }
+    assert!(
+        count(w, "sector 2: ceiling -8 is below floor 0") == 1,
+        "{w:?}"
+    );
+    // Everything else compiled.
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.wall_count(), 10);
+}
+
+#[test]
+fn unclosed_and_self_touching_sectors_are_reported() {
+    let mut lv = Lv::new();
+    let s = lv.sector(0.0, 128.0, 0);
+    lv.rect(0.0, 0.0, 256.0, 256.0, s);
+    // A second square of the same sector touching the first at a corner.
+    let c = 2; // (256, 256)
+    let e = lv.v(256.0, 512.0);
+    let f = lv.v(512.0, 512.0);
+    let g = lv.v(512.0, 256.0);
+    lv.line(c, e, s, None);
+    lv.line(e, f, s, None);
+    lv.line(f, g, s, None);
+    lv.line(g, c, s, None);
+    // An unclosed sector: three sides of a square.
+    let t = lv.sector(0.0, 128.0, 0);
+    let h = lv.v(600.0, 0.0);
+    let i = lv.v(600.0, 100.0);
+    let j = lv.v(700.0, 100.0);
+    let k = lv.v(700.0, 0.0);
+    let first = lv.line(h, i, t, None);
+    lv.line(i, j, t, None);
+    lv.line(j, k, t, None);
+    lv.thing(64.0, 64.0, 1, 0, true);
+    let out = run(&lv);
+    let w = &out.warnings;
+    assert_eq!(
+        count(w, "sector 0 touches itself at (256, 256)"),
+        1,
+        "{w:?}"
+    );
+    assert_eq!(count(w, "sector 1 is not closed"), 1, "{w:?}");
+    assert!(
+        w.iter()
+            .any(|x| x.contains(&format!("at (600, 0) (linedefs {first}) and 1 other point"))),
+        "{w:?}"
+    );
+}
+
+#[test]
+fn things_follow_skill_and_mode_flags() {
+    let mut lv = two_rooms_and_a_door();
+    lv.0.things.clear();
+    lv.thing(10.0, 10.0, 1, 0, true); // an earlier start
+    lv.thing(20.0, 20.0, 3004, 0b00100, true); // skill 3: kept
+    lv.thing(30.0, 30.0, 3004, 0b11000, true); // hard only
+    lv.thing(40.0, 40.0, 3004, 0b11111, false); // multiplayer only
+    lv.thing(50.0, 50.0, 2, 0b11111, true); // player 2 start
+    lv.thing(60.0, 60.0, 9999, 0b00100, true); // unknown type: no sprite
+    lv.thing(128.0, 128.0, 1, 0, true); // the last start wins
+    lv.thing(1e6, 0.0, 2035, 0b00100, true); // outside the range
+    let out = run(&lv);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    let things: Vec<_> = level.map().things().collect();
+    let start = level.map().player_start();
+    assert_eq!((start.x, start.y), (Fx::from_num(128), Fx::from_num(128)));
+    let kept: Vec<u16> = things.iter().skip(1).map(|t| t.type_id).collect();
+    assert_eq!(kept, [3004, 9999]);
+    assert!(things.iter().all(|t| t.sprite == NONE), "empty library");
+    assert_eq!(out.summary.things_skipped, 4);
+    assert_eq!(count(&out.warnings, "thing 7 (type 2035) is outside"), 1);
+    // Skill 4 keeps the other one instead.
+    let opts = ImportOptions {
+        skill: 4,
+        ..ImportOptions::default()
+    };
+    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.map().things().nth(1).unwrap().x, Fx::from_num(30));
+}
+
+#[test]
+fn unsupported_features_are_reported_once_per_map() {
+    let mut lv = two_rooms_and_a_door();
+    lv.0.linedefs[0].special = 242;
+    lv.0.linedefs[1].special = 242;
+    lv.0.linedefs[3].special = 340;
+    lv.0.uses(Feature::Slopes);
+    lv.thing(50.0, 50.0, 9500, 0b11111, true);
+    let out = run(&lv);
+    assert_eq!(
+        count(&out.warnings, "uses sloped floors"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(
+        count(&out.warnings, "uses 3D floors"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+}
+
+#[test]
+fn hopeless_levels_are_errors_not_panics() {
+    let empty = Lv::new();
+    let e = run_err(&empty);
+    assert!(e.contains("no sectors"), "{e}");
+    let mut lv = Lv::new();
+    lv.sector(0.0, 128.0, 0);
+    assert!(run_err(&lv).contains("no usable linedefs"));
+    lv.rect(0.0, 0.0, 64.0, 64.0, 0);
+    let e = run_err(&lv);
+    assert!(e.contains("no player 1 start"), "{e}");
+    assert!(e.starts_with("error: TEST: "), "{e}");
+}
+
+fn run_err(lv: &Lv) -> String {
+    import(
+        &lv.0,
+        "TEST",
+        &TextureLibrary::empty(),
+        &ImportOptions::default(),
+    )
+    .unwrap_err()
+}
+
+#[test]
+fn warnings_of_one_kind_are_capped() {
+    let mut lv = two_rooms_and_a_door();
+    for _ in 0..25 {
+        lv.0.linedefs.push(Linedef {
+            v1: 0,
+            v2: 0,
+            front: Some(0),
+            ..Default::default()
+        });
+    }
+    let out = run(&lv);
+    assert_eq!(count(&out.warnings, "zero length"), MAX_PER_KIND);
+    assert_eq!(
+        count(
+            &out.warnings,
+            "15 more broken linedefs not shown (25 in all)"
+        ),
+        1,
+        "{:?}",
+        out.warnings
+    );
+}
+
+/// Random damage to the binary lumps of a small map: every result is a
+/// level or an error, every level imports or fails with a message.
+#[test]
+fn damaged_lumps_never_panic() {
+    let lv = two_rooms_and_a_door();
+    let (mut v, mut l, mut s, mut sec, mut t) = (vec![], vec![], vec![], vec![], vec![]);
+    for p in &lv.0.vertices {
+        binary::write::vertex(&mut v, p.x as i16, p.y as i16);
+    }
+    for x in &lv.0.linedefs {
+        binary::write::linedef(
+            &mut l,
+            x.v1 as u16,
+            x.v2 as u16,
+            x.flags,
+            x.special as u16,
+            x.tag as u16,
+            x.front.map(|f| f as u16),
+            x.back.map(|b| b as u16),
+        );
+    }
+    for x in &lv.0.sidedefs {
+        binary::write::sidedef(&mut s, 0, 0, &x.upper, &x.lower, &x.middle, x.sector as u16);
+    }
+    for x in &lv.0.sectors {
+        binary::write::sector(
+            &mut sec,
+            x.floor as i16,
+            x.ceiling as i16,
+            &x.floor_texture,
+            &x.ceiling_texture,
+            x.light as i16,
+            0,
+            x.tag as u16,
+        );
+    }
+    for x in &lv.0.things {
+        binary::write::thing(&mut t, x.x as i16, x.y as i16, 0, x.kind as u16, 7);
+    }
+    let lib = TextureLibrary::empty();
+    let mut seed: u64 = 0x2545_F491_4F6C_DD1D;
+    let mut rand = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut imported = 0;
+    for round in 0..400 {
+        let mut lumps = [v.clone(), l.clone(), s.clone(), sec.clone(), t.clone()];
+        for _ in 0..1 + round % 6 {
+            let which = (rand() % 5) as usize;
+            let lump = &mut lumps[which];
+            if lump.is_empty() {
+                continue;
+            }
+            let at = (rand() as usize) % lump.len();
+            match rand() % 4 {
+                0 => lump[at] = rand() as u8,
+                1 => lump[at] = 0xFF,
+                2 => lump.truncate(at),
+                _ => lump[at] ^= 0x80,
+            }
+        }
+        let parsed = binary::parse(&binary::MapLumps {
+            vertexes: Some(&lumps[0]),
+            linedefs: Some(&lumps[1]),
+            sidedefs: Some(&lumps[2]),
+            sectors: Some(&lumps[3]),
+            things: Some(&lumps[4]),
+            behavior: None,
+        });
+        let Ok(level) = parsed else { continue };
+        match import(&level, "FUZZ", &lib, &ImportOptions::default()) {
+            Ok(out) => {
+                Level::load(&out.compiled.bytes).unwrap();
+                imported += 1;
+            }
+            Err(e) => assert!(e.starts_with("error: FUZZ: "), "{e}"),
+        }
+    }
+    assert!(imported > 50, "{imported}");
+}
