@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use engine::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
 
+use crate::config::MAX_FPS_CAP;
+
 /// The `--help` text.
 pub const USAGE: &str = "\
 desktop: walk a level in a window, or run it headless
@@ -19,42 +21,77 @@ USAGE:
 
 With no options, opens a window on the built-in level (maps/e1_hangar.map).
 
-CONTROLS:
+CONTROLS (the defaults; rebind them in the settings file):
     W/S or Up/Down      forward / back
     A/D                 strafe left / right
     Left/Right or Q/E   turn
-    Shift (held)        walk at half speed (running is the default)
+    Shift (held)        walk (running is the default; always_run = false
+                        makes Shift run instead)
+    Alt (held)          the turn keys strafe
+    Tab                 automap (+ and - zoom)
+    N                   noclip: a free camera through walls (the game waits)
+    F                   fly: a camera that moves up and down (Space/PageUp,
+                        C/PageDown); with noclip, anywhere
+    P                   print the position, sector and heights
+    F12                 screenshot, next to the settings file
+    M                   mouse turning on/off
     Esc                 quit
+    Gamepad             N64 layout: stick moves and turns, C buttons (right
+                        stick) and L/R strafe, Z walks, Start automap
+
+SETTINGS:
+    Keys, mouse, gamepad and window settings are read from desktop.cfg in
+    the platform's configuration folder (~/.config/portalcast/ on Linux),
+    written with the defaults on first run. Headless runs read it only when
+    --config is given.
 
 OPTIONS:
-    --map FILE          play FILE: map source text or a compiled map
+    --map FILE          play FILE: map source text, a compiled map, or a WAD
+    --warp MAP          the map to play in a WAD: E1M1, MAP01, or a number
+                        N for MAPnn (default: the WAD's first map)
+    --iwad FILE         textures for a PWAD's maps from this IWAD; without
+                        --map, play the IWAD's own maps
     --demo FILE         play an input script: each line is
                         `COUNT FORWARD STRAFE TURN` for COUNT ticks;
                         FORWARD, STRAFE -100..100 (back/left negative),
                         TURN -360..360 whole degrees per tick (left
                         positive); `#` starts a comment. In a window the
                         demo plays at 35 Hz, then the keyboard takes over.
+    --record FILE       write the input the game received, every tick, to
+                        FILE as a demo that --demo plays back exactly
     --trace FILE        write the player's state after every tick to FILE,
                         one JSON object per line; the final state is also
                         printed on stdout when the run ends
     --headless          no window: one game tick and one rendered frame per
                         step, as fast as possible; prints the final state
     --frames N          stop after N frames; headless, one tick each
-                        (default 1, or the demo's length with --demo);
-                        in a window, N shown frames (default: until Esc)
+                        (default: the key script's quit step, else the
+                        demo's length, else 1); in a window, N shown
+                        frames (default: until Esc)
     --screenshot FILE   write the last frame to FILE as an RGB PNG
+    --script-keys FILE  press keys at given ticks, for tests: each line is
+                        `STEP KEY down`, `STEP KEY up` or `STEP quit`
+                        (STEP: 35 Hz steps done before it; KEY as in the
+                        settings file); `quit` ends the run after STEP steps
+    --config FILE       read settings from FILE instead (written with the
+                        defaults if missing)
     --width W           render width in pixels (default 320, at most 1024)
     --height H          render height in pixels (default 200, at most 768)
-    --scale N           window size: N times the render size, 1 to 8
-                        (default 3)
+    --scale N           window size: N times the picture, 1 to 8
+                        (default: the largest that fits the screen)
+    --aspect            show the picture 4:3, as DOOM was (320x200 shown
+                        as 320x240)
+    --fps-cap N         show at most N frames per second, 0 for no cap
+                        (default 250); the game always ticks at 35 Hz
+    --mouse             turn with the mouse (off by default)
     -h, --help          print this help and exit
 ";
-
 /// Default render width.
 pub const DEFAULT_WIDTH: usize = 320;
 /// Default render height.
 pub const DEFAULT_HEIGHT: usize = 200;
-/// Default window scale.
+/// Window scale when neither `--scale`, the settings nor the screen size
+/// say.
 pub const DEFAULT_SCALE: usize = 3;
 /// Largest window scale: 8 x 320 is already wider than most screens.
 pub const MAX_SCALE: usize = 8;
@@ -64,8 +101,18 @@ pub const MAX_SCALE: usize = 8;
 pub struct Args {
     /// `--map`: a map file instead of the built-in level.
     pub map: Option<PathBuf>,
+    /// `--warp`: the map to play inside a WAD.
+    pub warp: Option<String>,
+    /// `--iwad`: the IWAD under a PWAD (or the WAD to play).
+    pub iwad: Option<PathBuf>,
     /// `--demo`: an input script.
     pub demo: Option<PathBuf>,
+    /// `--record`: where to write the input played, as a demo.
+    pub record: Option<PathBuf>,
+    /// `--script-keys`: scripted key presses.
+    pub script_keys: Option<PathBuf>,
+    /// `--config`: the settings file instead of the default one.
+    pub config: Option<PathBuf>,
     /// `--trace`: where to write one JSON line per tick.
     pub trace: Option<PathBuf>,
     /// `--headless`: never open a window.
@@ -78,28 +125,45 @@ pub struct Args {
     pub width: usize,
     /// Render height in pixels.
     pub height: usize,
-    /// Window scale factor.
-    pub scale: usize,
+    /// `--scale`: window scale factor (`None`: the settings say, else fit
+    /// the screen).
+    pub scale: Option<usize>,
+    /// `--aspect`: show 4:3.
+    pub aspect: bool,
+    /// `--fps-cap`: most frames per second (0: no cap).
+    pub fps_cap: Option<u32>,
+    /// `--mouse`: turn with the mouse.
+    pub mouse: bool,
 }
 
 impl Default for Args {
     fn default() -> Self {
         Args {
             map: None,
+            warp: None,
+            iwad: None,
             demo: None,
+            record: None,
+            script_keys: None,
+            config: None,
             trace: None,
             headless: false,
             frames: None,
             screenshot: None,
             width: DEFAULT_WIDTH,
             height: DEFAULT_HEIGHT,
-            scale: DEFAULT_SCALE,
+            scale: None,
+            aspect: false,
+            fps_cap: None,
+            mouse: false,
         }
     }
 }
 
 /// What the command line asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
+// Made once per run: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 pub enum Command {
     /// Print [`USAGE`] and exit successfully.
     Help,
@@ -136,16 +200,28 @@ where
                 None => Err(format!("{name} needs a value")),
             }
         };
+        let no_value = |flag: &mut bool| {
+            if inline.is_some() {
+                return Err(format!("{name} takes no value"));
+            }
+            *flag = true;
+            Ok(())
+        };
         match name {
             "-h" | "--help" => return Ok(Command::Help),
-            "--headless" => {
-                if inline.is_some() {
-                    return Err("--headless takes no value".into());
-                }
-                out.headless = true;
-            }
+            "--headless" => no_value(&mut out.headless)?,
+            "--aspect" => no_value(&mut out.aspect)?,
+            "--mouse" => no_value(&mut out.mouse)?,
             "--map" => out.map = Some(value(name)?.into()),
+            "--warp" => out.warp = Some(value(name)?.to_string_lossy().into_owned()),
+            "--iwad" => out.iwad = Some(value(name)?.into()),
             "--demo" => out.demo = Some(value(name)?.into()),
+            "--record" => out.record = Some(value(name)?.into()),
+            "--script-keys" => out.script_keys = Some(value(name)?.into()),
+            "--config" => out.config = Some(value(name)?.into()),
+            "--fps-cap" => {
+                out.fps_cap = Some(number(name, &value(name)?, 0, MAX_FPS_CAP as u64)? as u32)
+            }
             "--trace" => out.trace = Some(value(name)?.into()),
             "--screenshot" => out.screenshot = Some(value(name)?.into()),
             "--frames" => out.frames = Some(number(name, &value(name)?, 0, u64::MAX)?),
@@ -155,7 +231,9 @@ where
             "--height" => {
                 out.height = number(name, &value(name)?, 1, MAX_SCREEN_HEIGHT as u64)? as usize
             }
-            "--scale" => out.scale = number(name, &value(name)?, 1, MAX_SCALE as u64)? as usize,
+            "--scale" => {
+                out.scale = Some(number(name, &value(name)?, 1, MAX_SCALE as u64)? as usize)
+            }
             _ if name.starts_with('-') => {
                 return Err(format!("unknown option {name} (try --help)"));
             }
@@ -192,8 +270,9 @@ mod tests {
     fn no_arguments_mean_the_defaults() {
         assert_eq!(run(&[]).unwrap(), Args::default());
         let a = Args::default();
-        assert_eq!((a.width, a.height, a.scale), (320, 200, 3));
-        assert!(!a.headless);
+        assert_eq!((a.width, a.height, a.scale), (320, 200, None));
+        assert!(!a.headless && !a.aspect && !a.mouse);
+        assert_eq!((a.fps_cap, a.warp.as_deref()), (None, None));
     }
 
     #[test]
@@ -219,10 +298,46 @@ mod tests {
         assert!(a.headless);
         assert_eq!(a.frames, Some(10));
         assert_eq!(a.screenshot, Some(PathBuf::from("out.png")));
-        assert_eq!((a.width, a.height, a.scale), (640, 400, 2));
+        assert_eq!((a.width, a.height, a.scale), (640, 400, Some(2)));
         assert_eq!(a.demo, Some(PathBuf::from("walk.demo")));
         assert_eq!(a.trace, Some(PathBuf::from("t.jsonl")));
         assert_eq!(a.map, Some(PathBuf::from("m.map")));
+    }
+
+    #[test]
+    fn the_source_port_flags() {
+        let a = run(&[
+            "--map",
+            "doom.wad",
+            "--warp",
+            "E1M1",
+            "--iwad",
+            "doom2.wad",
+            "--record=out.demo",
+            "--script-keys",
+            "keys.txt",
+            "--config",
+            "my.cfg",
+            "--aspect",
+            "--fps-cap",
+            "60",
+            "--mouse",
+        ])
+        .unwrap();
+        assert_eq!(a.warp.as_deref(), Some("E1M1"));
+        assert_eq!(a.iwad, Some(PathBuf::from("doom2.wad")));
+        assert_eq!(a.record, Some(PathBuf::from("out.demo")));
+        assert_eq!(a.script_keys, Some(PathBuf::from("keys.txt")));
+        assert_eq!(a.config, Some(PathBuf::from("my.cfg")));
+        assert!(a.aspect && a.mouse);
+        assert_eq!(a.fps_cap, Some(60));
+        let e = |args: &[&str]| run(args).unwrap_err();
+        assert_eq!(e(&["--warp"]), "--warp needs a value");
+        assert_eq!(e(&["--aspect=yes"]), "--aspect takes no value");
+        assert_eq!(
+            e(&["--fps-cap", "1001"]),
+            "--fps-cap must be from 0 to 1000, not 1001"
+        );
     }
 
     #[test]
@@ -282,6 +397,14 @@ mod tests {
             "--height",
             "--scale",
             "--help",
+            "--warp",
+            "--iwad",
+            "--record",
+            "--script-keys",
+            "--config",
+            "--aspect",
+            "--fps-cap",
+            "--mouse",
         ] {
             assert!(USAGE.contains(flag), "{flag} missing from USAGE");
         }

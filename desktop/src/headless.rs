@@ -1,17 +1,20 @@
 //! The window-free run: one game tick and one rendered frame per step, as
 //! fast as the machine goes. Tests, benchmarks and other programs use it;
-//! it never touches `minifb`, so it works without a display.
+//! it opens no window, so it works without a display.
+//!
+//! It plays the same [`Session`] as the window: a demo, then a key script
+//! (`--script-keys`) if there is one, idle otherwise.
 
 use std::time::{Duration, Instant};
 
 use engine::game::{Game, Input, PlayerState};
-use engine::render::{render, Frame, RenderStats};
+use engine::render::RenderStats;
 use engine::world::Level;
 
 use crate::args::Args;
 use crate::demo;
 use crate::screenshot::write_png;
-use crate::trace::Trace;
+use crate::session::{Live, Notice, Session, Setup};
 
 /// What a headless run did.
 #[derive(Copy, Clone, Debug)]
@@ -30,8 +33,9 @@ pub struct Report {
     pub stats: RenderStats,
 }
 
-/// How many ticks a headless run lasts: `--frames` if given, else the
-/// demo's length if there is a demo, else 1.
+/// How many ticks a headless run without a key script lasts: `--frames`
+/// if given, else the demo's length if there is a demo, else 1. (With a
+/// key script, its `quit` step comes before the demo's length.)
 pub fn tick_count(frames: Option<u64>, demo: Option<&[(u32, Input)]>) -> u64 {
     match (frames, demo) {
         (Some(n), _) => n,
@@ -42,54 +46,68 @@ pub fn tick_count(frames: Option<u64>, demo: Option<&[(u32, Input)]>) -> u64 {
 
 /// Runs `level` headless as `args` say: ticks the game (with the demo's
 /// input, idle once it ends), renders after every tick, writes the trace
-/// and the screenshot.
+/// and the screenshot. The simple form of [`run_session`].
 pub fn run(args: &Args, level: Level<'_>, demo: Option<&[(u32, Input)]>) -> Result<Report, String> {
+    let setup = Setup {
+        always_run: true,
+        demo: demo.map(<[_]>::to_vec).unwrap_or_default(),
+        trace: args
+            .trace
+            .as_deref()
+            .map(crate::trace::Trace::create)
+            .transpose()?,
+        ..Setup::default()
+    };
     let ticks = tick_count(args.frames, demo);
-    let mut trace = args.trace.as_deref().map(Trace::create).transpose()?;
-    let mut script = demo::ticks(demo.unwrap_or(&[]));
-    let shades = crate::shades();
-    let mut game = Game::new(level);
+    run_session(args, Session::new(Game::new(level), setup), ticks)
+}
+
+/// Runs `session` headless for at most `ticks` steps (fewer if its key
+/// script quits), rendering after each, then writes the screenshot.
+pub fn run_session(args: &Args, mut session: Session<'_>, ticks: u64) -> Result<Report, String> {
+    let shades = crate::shades_for(session.game().level());
     let mut pixels = vec![0u32; args.width * args.height];
     let mut stats = RenderStats::default();
     let mut render_time = Duration::ZERO;
+    let mut draw = |session: &Session<'_>, pixels: &mut [u32]| -> Result<(), String> {
+        let (s, took) = session.draw(&shades, pixels, args.width, args.height)?;
+        render_time += took;
+        // Saturating: a long benchmark can pass 2^32 wall tests.
+        stats.portals_crossed = stats.portals_crossed.saturating_add(s.portals_crossed);
+        stats.walls_tested = stats.walls_tested.saturating_add(s.walls_tested);
+        stats.columns_truncated = stats.columns_truncated.saturating_add(s.columns_truncated);
+        Ok(())
+    };
 
     let start = Instant::now();
-    {
-        let mut frame = Frame::new(&mut pixels, args.width, args.height, args.width)
-            .ok_or_else(|| format!("cannot render at {}x{}", args.width, args.height))?;
-        let mut draw = |game: &Game<'_>| {
-            let t = Instant::now();
-            let s = render(game.level(), &game.camera(), &shades, &mut frame);
-            render_time += t.elapsed();
-            // Saturating: a long benchmark can pass 2^32 wall tests.
-            stats.portals_crossed = stats.portals_crossed.saturating_add(s.portals_crossed);
-            stats.walls_tested = stats.walls_tested.saturating_add(s.walls_tested);
-            stats.columns_truncated = stats.columns_truncated.saturating_add(s.columns_truncated);
-        };
-        if ticks == 0 {
-            // No tick, but a screenshot still needs a picture: the start.
-            draw(&game);
+    let mut done = 0;
+    while done < ticks {
+        session.step(&Live::default())?;
+        if session.quit() {
+            break;
         }
-        for _ in 0..ticks {
-            game.tick(script.next().unwrap_or(Input::IDLE));
-            if let Some(t) = trace.as_mut() {
-                t.record(&game.player())?;
+        done += 1;
+        for notice in session.notices() {
+            if let Notice::Where { full, .. } = notice {
+                eprintln!("{full}");
             }
-            draw(&game);
         }
+        draw(&session, &mut pixels)?;
+    }
+    if done == 0 {
+        // No tick, but a screenshot still needs a picture: the start.
+        draw(&session, &mut pixels)?;
     }
     let elapsed = start.elapsed();
 
-    if let Some(t) = trace {
-        t.finish()?;
-    }
+    let last = session.finish()?;
     if let Some(path) = &args.screenshot {
         write_png(path, &pixels, args.width, args.height)?;
     }
     Ok(Report {
-        last: game.player(),
-        ticks,
-        frames: ticks.max(1),
+        last,
+        ticks: done,
+        frames: done.max(1),
         elapsed,
         render_time,
         stats,

@@ -6,26 +6,46 @@
 //! and the window.
 //!
 //! * [`args`]: the command line;
-//! * [`demo`]: input scripts;
+//! * [`maps`]: finding and compiling the map (text, compiled, WAD);
+//! * [`config`]: the settings file; [`keys`]: actions and key bindings;
+//! * [`controls`]: keys, mouse and gamepad to one input per tick;
+//!   [`gamepad`]: reading gamepads;
+//! * [`session`]: a play session, the same in the window and headless;
+//! * [`demo`]: input scripts; [`record`]: writing them;
+//!   [`script`]: key scripts;
 //! * [`trace`]: the per-tick JSON lines;
-//! * [`headless`]: the window-free run (never touches `minifb`);
-//! * [`window`]: the `minifb` window, keyboard and 35 Hz clock;
-//! * [`font`]: the frame-time readout's bitmap font;
+//! * [`inspect`]: noclip and fly; [`automap`]: the map overlay;
+//! * [`headless`]: the window-free run (opens no window);
+//! * [`window`]: the `minifb` window and the 35 Hz clock;
+//!   [`display`]: scaling, the aspect mode, the screen and the pointer;
+//! * [`font`]: the readout's bitmap font;
 //! * [`screenshot`]: PNG output.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod args;
+pub mod automap;
+pub mod config;
+pub mod controls;
 pub mod demo;
+pub mod display;
 pub mod font;
+pub mod gamepad;
 pub mod headless;
+pub mod inspect;
+pub mod keys;
+pub mod maps;
+pub mod record;
 pub mod screenshot;
+pub mod script;
+pub mod session;
 pub mod trace;
 pub mod window;
 
 use std::path::Path;
 
 use engine::render::{Palette, Shades};
+use engine::world::Level;
 
 /// Where the built-in level lives in the repository (named in messages).
 pub const DEFAULT_MAP_NAME: &str = "maps/e1_hangar.map";
@@ -39,35 +59,31 @@ pub const DEFAULT_MAP_SOURCE: &str = include_str!("../../maps/e1_hangar.map");
 pub struct MapFile {
     /// Compiled map bytes.
     pub bytes: Vec<u8>,
-    /// The file's name without directories or extension.
+    /// The file's name without directories or extension (for a WAD, the
+    /// map's name).
     pub title: String,
+    /// Where it came from, as the command line said it (a demo's header
+    /// names the map with it).
+    pub name: String,
 }
 
 /// Compiles the built-in level, or reads (and if need be compiles) the map
 /// at `path`. Compiler warnings are returned for the caller to print.
+/// ([`maps::load`] does more: WADs, `--warp`, progress.)
 pub fn load_map(path: Option<&Path>) -> Result<(MapFile, Vec<String>), String> {
-    let (bytes, warnings, name) = match path {
-        None => {
-            let out = tools::compile_source(DEFAULT_MAP_SOURCE, DEFAULT_MAP_NAME)
-                .map_err(|e| e.to_string())?;
-            (out.bytes, out.warnings, Path::new(DEFAULT_MAP_NAME))
-        }
-        Some(p) => {
-            let out = tools::load_map(p)?;
-            (out.bytes, out.warnings, p)
-        }
-    };
-    let title = name
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| name.display().to_string());
-    Ok((MapFile { bytes, title }, warnings))
+    maps::load(path, None, None, &mut std::io::sink())
 }
 
 /// The light table for `u32` pixels, on the heap: it is 32 KiB, too big to
 /// pass around by value.
 pub fn shades() -> Box<Shades<u32>> {
     Box::new(Shades::new(&Palette::builtin()))
+}
+
+/// The light table `level` asks for: its own palette and light table when
+/// it has them, else the built-in palette's.
+pub fn shades_for(level: &Level<'_>) -> Box<Shades<u32>> {
+    Box::new(Shades::for_map(level.map()))
 }
 
 #[cfg(test)]

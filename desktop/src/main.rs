@@ -5,8 +5,15 @@
 use std::process::ExitCode;
 
 use desktop::args::{self, Args, Command};
-use desktop::demo::parse_demo;
-use desktop::{headless, load_map, trace, window};
+use desktop::config::{self, Config};
+use desktop::demo::{parse_demo, total_ticks};
+use desktop::record::Recorder;
+use desktop::script::{parse_script, quit_step};
+use desktop::session::{Session, Setup};
+use desktop::trace::Trace;
+use desktop::window::WindowSetup;
+use desktop::{headless, maps, trace, window};
+use engine::game::Game;
 use engine::world::Level;
 
 fn main() -> ExitCode {
@@ -47,30 +54,99 @@ fn error(message: String) -> String {
 /// Runs as `args` say. Errors come back ready to print.
 fn run(args: &Args) -> Result<(), String> {
     // Everything that can fail on the user's files fails before a window
-    // opens or a frame is run.
-    let (map, warnings) = load_map(args.map.as_deref()).map_err(error)?;
-    for w in &warnings {
+    // opens, an output file is created or a frame is run.
+    let (map, notes) = maps::load(
+        args.map.as_deref(),
+        args.warp.as_deref(),
+        args.iwad.as_deref(),
+        &mut std::io::stderr(),
+    )
+    .map_err(error)?;
+    for w in &notes {
         eprintln!("{}", w.trim_end());
     }
+    // Demo and key-script errors read `FILE:LINE: message`, with no
+    // prefix, so that editors and scripts can jump to the line.
     let demo = match &args.demo {
         None => None,
-        Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| error(format!("cannot read demo `{}`: {e}", path.display())))?;
-            // A demo error reads `FILE:LINE: message`, with no prefix, so
-            // that editors and scripts can jump to the line.
-            Some(parse_demo(&text, &path.display().to_string())?)
-        }
+        Some(path) => Some(parse_demo(
+            &read(path, "demo")?,
+            &path.display().to_string(),
+        )?),
+    };
+    let script = match &args.script_keys {
+        None => Vec::new(),
+        Some(path) => parse_script(&read(path, "key script")?, &path.display().to_string())?,
     };
     let level = Level::load(&map.bytes)
         .map_err(|e| error(format!("the map `{}` does not load: {e}", map.title)))?;
 
+    if !args.headless {
+        window::check_display().map_err(error)?;
+    }
+
+    // The settings: always in a window; headless only when asked for, so
+    // tests and benchmarks neither depend on nor create a user's file.
+    let settings_path = args.config.clone().or_else(|| {
+        if args.headless {
+            None
+        } else {
+            config::default_path()
+        }
+    });
+    let config = match &settings_path {
+        Some(path) => {
+            let (config, messages) = config::load(path);
+            for m in messages {
+                eprintln!("{m}");
+            }
+            config
+        }
+        None => Config::default(),
+    };
+
+    let ticks = args
+        .frames
+        .or_else(|| quit_step(&script))
+        .or_else(|| demo.as_deref().map(total_ticks))
+        .unwrap_or(1);
+    let setup = Setup {
+        bindings: config.bindings.clone(),
+        always_run: config.always_run,
+        demo: demo.unwrap_or_default(),
+        script,
+        trace: args
+            .trace
+            .as_deref()
+            .map(Trace::create)
+            .transpose()
+            .map_err(error)?,
+        record: args
+            .record
+            .as_deref()
+            .map(|p| Recorder::create(p, &map.name))
+            .transpose()
+            .map_err(error)?,
+    };
+    let session = Session::new(Game::new(level), setup);
+
     if args.headless {
-        let report = headless::run(args, level, demo.as_deref()).map_err(error)?;
+        let report = headless::run_session(args, session, ticks).map_err(error)?;
         eprintln!("{}", report.summary());
         println!("{}", trace::line(&report.last));
     } else {
-        let last = window::run(args, level, demo.as_deref(), &map.title).map_err(error)?;
+        let setup = WindowSetup {
+            config: &config,
+            screenshot_dir: settings_path.as_deref().and_then(|p| p.parent()).map(|d| {
+                if d.as_os_str().is_empty() {
+                    ".".into()
+                } else {
+                    d.to_path_buf()
+                }
+            }),
+            title: map.title.clone(),
+        };
+        let last = window::run(args, &setup, session).map_err(error)?;
         // A traced window session ends like a headless one, so the two can
         // be compared; an untraced one just ends.
         if args.trace.is_some() {
@@ -78,4 +154,10 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Reads a text file the user named, for an error that says which.
+fn read(path: &std::path::Path, what: &str) -> Result<String, String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| error(format!("cannot read {what} `{}`: {e}", path.display())))
 }

@@ -1,41 +1,42 @@
 //! The window: `minifb` for pixels and keys, the wall clock for the
 //! 35 Hz game tick.
 //!
-//! Each displayed frame: read the clock, run as many ticks as are due
-//! (at most [`MAX_CATCH_UP`]), render once, draw the frame-time readout,
-//! show. The game itself never sees the clock.
+//! Each displayed frame: read the clock; read the keyboard, the mouse and
+//! the gamepad; do the one-press actions; run as many steps of the
+//! [`Session`] as are due (at most [`MAX_CATCH_UP`]); render once (and the
+//! automap); draw the readout and any message; scale to the window; show.
+//! The game itself never sees the clock, and rendering runs as fast as
+//! the frame cap (`--fps-cap`) lets it, whatever the tick rate.
 
-use std::time::{Duration, Instant};
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::time::{Duration, Instant, SystemTime};
 
 use engine::config::TICKS_PER_SECOND;
-use engine::game::{Game, Input, PlayerState};
-use engine::render::{render, Frame};
-use engine::world::Level;
-use minifb::{Key, Scale, ScaleMode, Window, WindowOptions};
+use engine::game::PlayerState;
+use minifb::{InputCallback, Key, MouseMode, Scale, ScaleMode, Window, WindowOptions};
 
-use crate::args::Args;
-use crate::demo;
-use crate::font::draw_label;
-use crate::screenshot::write_png;
-use crate::trace::Trace;
+use crate::args::{Args, DEFAULT_SCALE, MAX_SCALE};
+use crate::config::Config;
+use crate::display::{self, X11};
+use crate::font::{draw_label, GLYPH_HEIGHT};
+use crate::gamepad::{Gamepads, PadInput};
+use crate::keys::{ActionSet, Bindings};
+use crate::screenshot::{free_path, write_png};
+use crate::session::{Live, Notice, Session};
 
 /// Most ticks run for one displayed frame. After a stall (a dragged
 /// window, a breakpoint) the game skips ahead no more than this rather
 /// than fast-forwarding through everything it missed.
 pub const MAX_CATCH_UP: u32 = 10;
 
-/// Forward and strafe percentages when running (the default).
-pub const RUN_SPEED: i32 = 100;
-/// Forward and strafe percentages while Shift is held.
-pub const WALK_SPEED: i32 = 50;
-/// Degrees turned per tick when running.
-pub const RUN_TURN: i32 = 5;
-/// Degrees turned per tick while Shift is held.
-pub const WALK_TURN: i32 = 3;
-
 /// How often the readout changes: often enough to follow, rarely enough
 /// to read.
 const READOUT_PERIOD: Duration = Duration::from_millis(250);
+
+/// How long a message stays on screen.
+const MESSAGE_TIME: Duration = Duration::from_secs(3);
 
 /// Turns wall time into whole game ticks at exactly
 /// [`TICKS_PER_SECOND`], with no drift.
@@ -61,56 +62,47 @@ impl TickClock {
     }
 }
 
-/// Which movement keys are held.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub struct Held {
-    /// W or Up.
-    pub forward: bool,
-    /// S or Down.
-    pub back: bool,
-    /// A.
-    pub strafe_left: bool,
-    /// D.
-    pub strafe_right: bool,
-    /// Left or Q.
-    pub turn_left: bool,
-    /// Right or E.
-    pub turn_right: bool,
-    /// Either Shift.
-    pub walk: bool,
+/// Key presses as they happen: `minifb` reports a key as pressed only if
+/// it is still down at the next frame, so a quick tap (press and release
+/// between two frames) would be lost; its key callback sees every event.
+#[derive(Clone, Debug, Default)]
+struct Presses {
+    shared: Rc<RefCell<PressLog>>,
 }
 
-impl Held {
-    /// Reads the keyboard.
-    pub fn read(window: &Window) -> Held {
-        let any = |keys: &[Key]| keys.iter().any(|&k| window.is_key_down(k));
-        Held {
-            forward: any(&[Key::W, Key::Up]),
-            back: any(&[Key::S, Key::Down]),
-            strafe_left: any(&[Key::A]),
-            strafe_right: any(&[Key::D]),
-            turn_left: any(&[Key::Left, Key::Q]),
-            turn_right: any(&[Key::Right, Key::E]),
-            walk: any(&[Key::LeftShift, Key::RightShift]),
+#[derive(Debug, Default)]
+struct PressLog {
+    down: Vec<Key>,
+    pressed: Vec<Key>,
+}
+
+impl InputCallback for Presses {
+    fn add_char(&mut self, _uni_char: u32) {}
+
+    fn set_key_state(&mut self, key: Key, state: bool) {
+        let mut log = self.shared.borrow_mut();
+        if state {
+            // Auto-repeat sends more presses without releases: one counts.
+            if !log.down.contains(&key) {
+                log.down.push(key);
+                log.pressed.push(key);
+            }
+        } else {
+            log.down.retain(|&k| k != key);
         }
     }
+}
 
-    /// The engine input these keys mean: the same units as a demo line,
-    /// so a recorded session and a demo drive the game identically.
-    pub fn input(self) -> Input {
-        let (speed, turn) = if self.walk {
-            (WALK_SPEED, WALK_TURN)
-        } else {
-            (RUN_SPEED, RUN_TURN)
-        };
-        // Opposite keys cancel out.
-        let axis = |plus: bool, minus: bool| i32::from(plus) - i32::from(minus);
-        Input::new(
-            axis(self.forward, self.back) * speed,
-            axis(self.strafe_right, self.strafe_left) * speed,
-            axis(self.turn_left, self.turn_right) * turn,
-        )
+impl Presses {
+    /// The keys pressed since the last call, in order.
+    fn take(&self) -> Vec<Key> {
+        std::mem::take(&mut self.shared.borrow_mut().pressed)
     }
+}
+
+/// The actions whose keys are down on the keyboard.
+pub fn held_actions(window: &Window, bindings: &Bindings) -> ActionSet {
+    ActionSet::from_fn(|a| bindings.held(a, |k| window.is_key_down(k)))
 }
 
 /// Frame-time figures, averaged over one readout period.
@@ -167,7 +159,7 @@ fn no_display(detail: &str) -> String {
 
 /// On X11/Wayland systems, a missing display is detected before asking
 /// `minifb`, whose failure there can be a bare library-loading error.
-fn check_display() -> Result<(), String> {
+pub fn check_display() -> Result<(), String> {
     if cfg!(all(unix, not(target_os = "macos"))) {
         let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
         if !set("DISPLAY") && !set("WAYLAND_DISPLAY") {
@@ -177,93 +169,244 @@ fn check_display() -> Result<(), String> {
     Ok(())
 }
 
-/// Opens a window on `level` and runs until it is closed, Esc is pressed
-/// or `--frames` frames have been shown. The demo, if any, plays first at
-/// 35 Hz; then the keyboard drives. Returns the player's final state.
+/// Mouse turning: pixels moved since the last frame.
+///
+/// On X11 the pointer is put back in the middle of the window every frame
+/// (the window does not lose it at the screen's edge, as in the source
+/// ports); elsewhere the pointer's movement over the window is used.
+#[derive(Debug)]
+struct Mouse {
+    on: bool,
+    sensitivity: i64,
+    /// The X11 connection and our window's id, when the window is X11.
+    x11: Option<(X11, u32)>,
+    last: Option<(f32, f32)>,
+    /// Where the pointer was last put (the window's middle then).
+    warped_to: Option<(i32, i32)>,
+}
+
+impl Mouse {
+    /// Horizontal pixels moved since the last call (right positive), or 0
+    /// when mouse turning is off or the window is not focused.
+    fn moved(&mut self, window: &Window) -> i64 {
+        if !self.on || !window.is_active() {
+            self.last = None;
+            self.warped_to = None;
+            return 0;
+        }
+        if let Some((x11, id)) = &self.x11 {
+            let Some((x, y)) = x11.pointer(*id) else {
+                return 0;
+            };
+            let dx = self.warped_to.map_or(0, |(from, _)| i64::from(x - from));
+            // Back to the middle of the window as it is now (it may have
+            // been resized), by a relative move: whatever the user moves
+            // meanwhile still counts next frame.
+            let (w, h) = window.get_size();
+            let middle = ((w / 2) as i32, (h / 2) as i32);
+            x11.warp_by(middle.0 - x, middle.1 - y);
+            self.warped_to = Some(middle);
+            return dx;
+        }
+        let now = window.get_unscaled_mouse_pos(MouseMode::Pass);
+        let dx = match (self.last, now) {
+            (Some((a, _)), Some((b, _))) => (b - a).round() as i64,
+            _ => 0,
+        };
+        self.last = now;
+        dx
+    }
+}
+
+/// Where the window's files go and how it is set up.
+#[derive(Debug)]
+pub struct WindowSetup<'c> {
+    /// The settings.
+    pub config: &'c Config,
+    /// Where the screenshot key writes (the settings file's folder).
+    pub screenshot_dir: Option<PathBuf>,
+    /// The window title.
+    pub title: String,
+}
+
+/// Opens a window and plays `session` until the window is closed, the
+/// quit key is pressed, the key script quits or `--frames` frames have
+/// been shown. Returns the player's final state.
 pub fn run(
     args: &Args,
-    level: Level<'_>,
-    demo: Option<&[(u32, Input)]>,
-    map_title: &str,
+    setup: &WindowSetup<'_>,
+    mut session: Session<'_>,
 ) -> Result<PlayerState, String> {
     check_display()?;
+    let config = setup.config;
     let (width, height) = (args.width, args.height);
-    // The window is the picture times the scale; minifb stretches the
-    // small buffer to fill it. Scale::X1 because minifb's own factors are
-    // powers of two only, and the default here is 3.
+    let aspect = args.aspect || config.video.aspect;
+    let x11 = X11::connect();
+    let shown_h = display::display_height(height, aspect);
+    let scale = args
+        .scale
+        .or((config.video.scale > 0).then_some(config.video.scale))
+        .or_else(|| {
+            x11.as_ref()
+                .map(|x| display::fit_scale(width, shown_h, x.screen_size(), MAX_SCALE))
+        })
+        .unwrap_or(DEFAULT_SCALE);
+    // The frontend scales the picture itself; minifb only centres it.
     let options = WindowOptions {
         scale: Scale::X1,
-        scale_mode: ScaleMode::Stretch,
-        resize: false,
+        scale_mode: ScaleMode::Center,
+        resize: true,
         ..WindowOptions::default()
     };
-    let mut window = Window::new(map_title, width * args.scale, height * args.scale, options)
+    let mut window = Window::new(&setup.title, width * scale, shown_h * scale, options)
         .map_err(|e| no_display(&e.to_string()))?;
+    // 0: no cap.
+    window.set_target_fps(args.fps_cap.unwrap_or(config.video.fps_cap) as usize);
 
-    let mut trace = args.trace.as_deref().map(Trace::create).transpose()?;
-    let mut script = demo::ticks(demo.unwrap_or(&[]));
-    let shades = crate::shades();
-    let mut game = Game::new(level);
+    let window_id = window.get_window_handle() as usize as u32;
+    let mut mouse = Mouse {
+        on: args.mouse || config.mouse.enabled,
+        sensitivity: i64::from(config.mouse.sensitivity),
+        x11: x11
+            .filter(|x| x.is_window(window_id))
+            .map(|x| (x, window_id)),
+        last: None,
+        warped_to: None,
+    };
+    window.set_cursor_visibility(!mouse.on);
+    let presses = Presses::default();
+    window.set_input_callback(Box::new(presses.clone()));
+    let mut pads = match Gamepads::open(&config.gamepad) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("note: {e}; playing without a gamepad");
+            None
+        }
+    };
+
+    let bindings = config.bindings.clone();
+    let shades = crate::shades_for(session.game().level());
     let mut pixels = vec![0u32; width * height];
+    let mut shown_pixels: Vec<u32> = Vec::new();
     let mut clock = TickClock::default();
     let mut last = Instant::now();
     let mut readout = Readout::new(last);
+    let mut message: Option<(String, Instant)> = None;
     let mut shown: u64 = 0;
 
-    while window.is_open() && !window.is_key_down(Key::Escape) {
+    while window.is_open() && !session.quit() {
         if args.frames.is_some_and(|n| shown >= n) {
             break;
         }
         let now = Instant::now();
         let due = clock.advance(now.duration_since(last));
         last = now;
-        // One keyboard sample per frame serves every tick due in it.
-        let keys = Held::read(&window).input();
-        for _ in 0..due {
-            // While the demo lasts it drives; the keyboard takes over after.
-            game.tick(script.next().unwrap_or(keys));
-            if let Some(t) = trace.as_mut() {
-                t.record(&game.player())?;
+
+        // One-press actions happen now; held ones serve every tick due.
+        let pad = pads.as_mut().map(Gamepads::poll).unwrap_or_default();
+        let PadInput {
+            held: pad_held,
+            analog,
+            pressed: pad_pressed,
+        } = pad;
+        for key in presses.take() {
+            for action in bindings.actions(key).filter(|a| a.is_toggle()) {
+                session.press(action);
             }
         }
+        for action in pad_pressed {
+            session.press(action);
+        }
+        session.add_turn_hundredths(-mouse.moved(&window) * mouse.sensitivity);
+        let live = Live {
+            held: held_actions(&window, &bindings),
+            pad: pad_held,
+            analog,
+        };
+        let mut screenshot = false;
+        for _ in 0..due {
+            session.step(&live)?;
+            if session.quit() {
+                break;
+            }
+        }
+        for notice in session.notices() {
+            match notice {
+                Notice::Message(text) => message = Some((text, now)),
+                Notice::Where { full, short } => {
+                    eprintln!("{full}");
+                    message = Some((short, now));
+                }
+                Notice::Screenshot => screenshot = true,
+                Notice::MouseLook => {
+                    mouse.on = !mouse.on;
+                    window.set_cursor_visibility(!mouse.on);
+                    let state = if mouse.on { "ON" } else { "OFF" };
+                    message = Some((format!("MOUSE TURNING {state}"), now));
+                }
+            }
+        }
+        if session.quit() {
+            break;
+        }
 
-        let render_time = draw(&game, &shades, &mut pixels, width, height)?;
-        if readout.frame(Instant::now(), render_time, map_title) {
+        let (_, render_time) = session.draw(&shades, &mut pixels, width, height)?;
+        if screenshot {
+            let text = shoot(setup.screenshot_dir.as_deref(), &pixels, width, height);
+            message = Some((text, now));
+        }
+        if readout.frame(Instant::now(), render_time, &setup.title) {
             window.set_title(&readout.title);
         }
         if !readout.text.is_empty() {
             draw_label(&mut pixels, width, height, 1, 1, &readout.text);
         }
+        if let Some((text, since)) = &message {
+            if now.duration_since(*since) < MESSAGE_TIME {
+                let y = height.saturating_sub(GLYPH_HEIGHT + 3);
+                draw_label(&mut pixels, width, height, 1, y, text);
+            }
+        }
+        let (out_w, out_h) = display::fit_in_window(width, shown_h, window.get_size());
+        display::scale_into(&pixels, width, height, &mut shown_pixels, out_w, out_h);
         window
-            .update_with_buffer(&pixels, width, height)
+            .update_with_buffer(&shown_pixels, out_w, out_h)
             .map_err(|e| format!("cannot update the window: {e}"))?;
         shown += 1;
     }
 
-    if let Some(t) = trace {
-        t.finish()?;
-    }
+    window.set_cursor_visibility(true);
     if let Some(path) = &args.screenshot {
         // Drawn again so the picture has no readout on it.
-        draw(&game, &shades, &mut pixels, width, height)?;
+        session.draw(&shades, &mut pixels, width, height)?;
         write_png(path, &pixels, width, height)?;
     }
-    Ok(game.player())
+    session.finish()
 }
 
-/// Renders the current view; returns the time the renderer took.
-fn draw(
-    game: &Game<'_>,
-    shades: &engine::render::Shades<u32>,
-    pixels: &mut [u32],
-    width: usize,
-    height: usize,
-) -> Result<Duration, String> {
-    let mut frame = Frame::new(pixels, width, height, width)
-        .ok_or_else(|| format!("cannot render at {width}x{height}"))?;
-    let start = Instant::now();
-    render(game.level(), &game.camera(), shades, &mut frame);
-    Ok(start.elapsed())
+/// Writes a screenshot into `dir`, named by date and time; returns the
+/// message to show (and prints where it went, or why it could not).
+fn shoot(dir: Option<&Path>, pixels: &[u32], width: usize, height: usize) -> String {
+    let Some(dir) = dir else {
+        eprintln!("note: no folder for screenshots (no settings folder on this system)");
+        return "NO SCREENSHOT FOLDER".into();
+    };
+    let _ = std::fs::create_dir_all(dir);
+    let path = free_path(dir, SystemTime::now());
+    match write_png(&path, pixels, width, height) {
+        Ok(()) => {
+            eprintln!("screenshot: {}", path.display());
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            format!("SCREENSHOT {name}")
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            "SCREENSHOT FAILED".into()
+        }
+    }
 }
 
 #[cfg(test)]
@@ -305,34 +448,5 @@ mod tests {
         // The backlog is dropped, not carried into later frames.
         assert_eq!(c.advance(Duration::from_millis(1)), 0);
         assert_eq!(c.advance(Duration::from_secs(u64::MAX)), MAX_CATCH_UP);
-    }
-
-    #[test]
-    fn keys_map_to_demo_units() {
-        let run = Held {
-            forward: true,
-            strafe_left: true,
-            turn_right: true,
-            ..Held::default()
-        };
-        assert_eq!(run.input(), Input::new(100, -100, -5));
-        let walk = Held { walk: true, ..run };
-        assert_eq!(walk.input(), Input::new(50, -50, -3));
-        let back = Held {
-            back: true,
-            strafe_right: true,
-            turn_left: true,
-            ..Held::default()
-        };
-        assert_eq!(back.input(), Input::new(-100, 100, 5));
-        assert_eq!(Held::default().input(), Input::IDLE);
-        let both = Held {
-            forward: true,
-            back: true,
-            turn_left: true,
-            turn_right: true,
-            ..Held::default()
-        };
-        assert_eq!(both.input(), Input::IDLE);
     }
 }

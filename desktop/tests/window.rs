@@ -1,59 +1,245 @@
-//! The real window, under a virtual X server: it opens, plays a demo at
-//! 35 Hz (the player moves), renders, and closes by itself.
+//! The real window, under a virtual X server: it opens, renders, takes
+//! key presses and mouse moves, and closes; what someone plays in it
+//! replays headless, tick for tick.
 //!
-//! Needs `xvfb-run` (Debian package `xvfb`). CI installs it; on a machine
-//! without it the test says so and passes only when not under CI.
+//! Needs `xvfb-run` (Debian package `xvfb`) and, for the real key presses,
+//! `xdotool`. CI installs both (scripts/setup); on a machine without them
+//! a test says so and passes only when not under CI.
 
-use std::process::Command;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
-fn xvfb_available() -> bool {
-    Command::new("xvfb-run").arg("--help").output().is_ok()
+const BIN: &str = env!("CARGO_BIN_EXE_desktop");
+
+fn available(tool: &str) -> bool {
+    let ok = Command::new(tool).arg("--help").output().is_ok();
+    if !ok {
+        assert!(std::env::var_os("CI").is_none(), "CI must provide {tool}");
+        eprintln!("skipped: {tool} is not installed");
+    }
+    ok
 }
 
-#[test]
-fn the_window_opens_moves_the_player_and_closes() {
-    if !xvfb_available() {
-        assert!(std::env::var_os("CI").is_none(), "CI must provide xvfb-run");
-        eprintln!("skipped: xvfb-run is not installed");
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("desktop-window-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let demo = dir.join("walk.demo");
-    std::fs::write(&demo, "# walk forward for half a second\n18 100 0 0\n").unwrap();
-    let shot = dir.join("window.png");
-    let trace = dir.join("trace.jsonl");
-    let out = Command::new("xvfb-run")
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+/// A fresh directory for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("window-{test}"));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `desktop` with `args` in a 1280x1024 virtual X server.
+fn in_xvfb(args: &[&str]) -> Output {
+    Command::new("xvfb-run")
         .args(["-a", "-s", "-screen 0 1280x1024x24"])
-        .arg(env!("CARGO_BIN_EXE_desktop"))
-        .args(["--demo"])
-        .arg(&demo)
-        .arg("--trace")
-        .arg(&trace)
-        // 18 demo ticks take about 0.5 s at 35 Hz; 300 frames (minifb caps at 250 fps) take longer.
-        .args(["--frames", "300", "--scale", "2", "--screenshot"])
-        .arg(&shot)
+        .arg(BIN)
+        .args(args)
         .output()
-        .expect("run xvfb-run");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+        .expect("run xvfb-run")
+}
+
+/// Runs a shell script in a 1280x1024 virtual X server; `$BIN` is the
+/// binary.
+fn script_in_xvfb(script: &str) -> Output {
+    Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1280x1024x24", "sh", "-c", script])
+        .env("BIN", BIN)
+        .output()
+        .expect("run xvfb-run")
+}
+
+fn check(out: &Output) -> (String, String) {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
         out.status.success(),
         "exit {:?}\nstdout: {stdout}\nstderr: {stderr}",
         out.status
     );
+    (stdout, stderr)
+}
+
+/// A number from a trace line.
+fn field(line: &str, key: &str) -> f64 {
+    line.split(&format!("\"{key}\":"))
+        .nth(1)
+        .and_then(|s| s.split([',', '}']).next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no {key} in {line}"))
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn the_window_opens_moves_the_player_and_closes() {
+    if !available("xvfb-run") {
+        return;
+    }
+    let dir = scratch("demo");
+    let demo = dir.join("walk.demo");
+    fs::write(&demo, "# walk forward for half a second\n18 100 0 0\n").unwrap();
+    let shot = dir.join("window.png");
+    let trace = dir.join("trace.jsonl");
+    let config = dir.join("desktop.cfg");
+    // 18 demo ticks take about 0.5 s at 35 Hz; 300 frames (capped at 250
+    // fps) take longer.
+    let out = in_xvfb(&[
+        "--demo",
+        s(&demo),
+        "--trace",
+        s(&trace),
+        "--config",
+        s(&config),
+        "--frames",
+        "300",
+        "--scale",
+        "2",
+        "--screenshot",
+        s(&shot),
+    ]);
+    let (stdout, stderr) = check(&out);
     // The final state: the player walked east from the start (192, 256).
     let last = stdout.lines().last().unwrap_or_default();
     assert!(last.starts_with("{\"tick\":"), "{stdout}");
-    let x: f64 = last
-        .split("\"x\":")
-        .nth(1)
-        .and_then(|s| s.split(',').next())
-        .and_then(|s| s.parse().ok())
-        .expect("x in final state");
-    assert!(x > 192.0 + 100.0, "player did not move: {last}");
-    assert!(std::fs::metadata(&shot)
-        .map(|m| m.len() > 100)
-        .unwrap_or(false));
-    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        field(last, "x") > 192.0 + 100.0,
+        "player did not move: {last}"
+    );
+    assert!(fs::metadata(&shot).map(|m| m.len() > 100).unwrap_or(false));
+    // The settings file was written with the defaults on first run.
+    assert!(stderr.contains("wrote the default settings"), "{stderr}");
+    assert_eq!(
+        fs::read_to_string(&config).unwrap(),
+        desktop::config::default_text()
+    );
+}
+
+#[test]
+fn scripted_keys_in_the_window_record_a_demo_that_replays_headless() {
+    if !available("xvfb-run") {
+        return;
+    }
+    let dir = scratch("record");
+    let keys = dir.join("keys.script");
+    // Run east, turn left walking (Shift), strafe right with Alt+Right,
+    // noclip for a while (the game waits, the recording skips it), show
+    // the automap, then quit after 100 steps.
+    fs::write(
+        &keys,
+        "0 W down\n30 W up\n\
+         30 Shift down\n30 Left down\n45 Left up\n45 Shift down\n\
+         45 Alt down\n45 Right down\n60 Right up\n60 Alt up\n60 Shift up\n\
+         60 N down\n61 N up\n62 D down\n70 D up\n70 N down\n71 N up\n\
+         75 Tab down\n76 Tab up\n75 W down\n95 W up\n100 quit\n",
+    )
+    .unwrap();
+    let map = data("two_rooms.map");
+    let recorded = dir.join("played.demo");
+    let window_trace = dir.join("window.jsonl");
+    let out = in_xvfb(&[
+        "--map",
+        s(&map),
+        "--script-keys",
+        s(&keys),
+        "--record",
+        s(&recorded),
+        "--trace",
+        s(&window_trace),
+        "--config",
+        s(&dir.join("desktop.cfg")),
+    ]);
+    let (window_stdout, _) = check(&out);
+
+    let demo = fs::read_to_string(&recorded).unwrap();
+    assert!(demo.starts_with("# portalcast demo"), "{demo}");
+    assert!(
+        demo.contains(&format!("# map: {}\n", map.display())),
+        "{demo}"
+    );
+    // 100 steps, 10 of them in noclip: 90 game ticks.
+    let window_lines = fs::read_to_string(&window_trace).unwrap();
+    assert_eq!(window_lines.lines().count(), 90, "{window_lines}");
+    let ticks: u64 = desktop::demo::total_ticks(&desktop::demo::parse_demo(&demo, "d").unwrap());
+    assert_eq!(ticks, 90, "{demo}");
+
+    let replay_trace = dir.join("replay.jsonl");
+    let out = Command::new(BIN)
+        .args(["--headless", "--map", s(&map), "--demo", s(&recorded)])
+        .args(["--trace", s(&replay_trace)])
+        .output()
+        .unwrap();
+    let (replay_stdout, _) = check(&out);
+    assert_eq!(fs::read_to_string(&replay_trace).unwrap(), window_lines);
+    assert_eq!(replay_stdout, window_stdout);
+    // And the player did go somewhere: east, then turned left.
+    let last = window_stdout.lines().last().unwrap();
+    assert!(field(last, "x") > 300.0, "{last}");
+    assert_eq!(field(last, "angle"), 45.0, "{last}");
+}
+
+#[test]
+fn real_key_presses_and_the_mouse_drive_the_window() {
+    if !available("xvfb-run") || !available("xdotool") {
+        return;
+    }
+    let dir = scratch("xdotool");
+    let map = data("two_rooms.map");
+    let trace = dir.join("trace.jsonl");
+    let config = dir.join("cfg").join("desktop.cfg");
+    // Hold W, move the mouse 100 pixels right (12 degrees at the default
+    // sensitivity), press F12 (screenshot), P (where), Tab (automap), then
+    // Esc. The window fits the 1280x1024 screen at 3x; 4:3 makes it
+    // 960x720.
+    let script = format!(
+        "$BIN --map '{map}' --trace '{trace}' --config '{config}' --mouse --aspect \
+           >'{dir}/out.txt' 2>'{dir}/err.txt' &\n\
+         pid=$!\n\
+         win=$(xdotool search --sync --name two_rooms | head -n 1)\n\
+         xdotool getwindowgeometry \"$win\"\n\
+         xdotool windowfocus --sync \"$win\"\n\
+         sleep 0.3\n\
+         xdotool keydown w; sleep 0.6; xdotool keyup w\n\
+         sleep 0.2\n\
+         xdotool mousemove_relative 100 0\n\
+         sleep 0.3\n\
+         xdotool key F12 p Tab\n\
+         sleep 0.3\n\
+         xdotool key Escape\n\
+         wait $pid\n",
+        map = map.display(),
+        trace = trace.display(),
+        config = config.display(),
+        dir = dir.display(),
+    );
+    let out = script_in_xvfb(&script);
+    let (geometry, _) = check(&out);
+    let stdout = fs::read_to_string(dir.join("out.txt")).unwrap();
+    let stderr = fs::read_to_string(dir.join("err.txt")).unwrap();
+    assert!(geometry.contains("Geometry: 960x720"), "{geometry}");
+
+    let last = stdout.lines().last().unwrap_or_default();
+    assert!(
+        field(last, "x") > 200.0,
+        "W did not move the player: {last}\n{stderr}"
+    );
+    // 100 pixels right at 12 degrees per 100: 348 degrees.
+    assert_eq!(field(last, "angle"), 348.0, "{last}\n{stderr}");
+    assert!(stderr.contains("where: x "), "{stderr}");
+    let shots: Vec<_> = fs::read_dir(config.parent().unwrap())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("portalcast-") && n.ends_with(".png"))
+        .collect();
+    assert_eq!(shots.len(), 1, "{shots:?}\n{stderr}");
+    assert!(stderr.contains("screenshot: "), "{stderr}");
 }
