@@ -91,6 +91,7 @@ pub fn build_map(sectors: &[Sec]) -> Vec<u8> {
             floor_color: s.colors.1,
             wall_color: s.colors.2,
             loops,
+            ..Default::default()
         });
     }
     map.vertices = points.iter().map(|&(x, y)| Vec2::from_int(x, y)).collect();
