@@ -94,7 +94,7 @@ pub struct BuildOptions {
 
 impl Default for BuildOptions {
     fn default() -> Self {
-        BuildOptions { block_size: 128 }
+        BuildOptions { block_size: 64 }
     }
 }
 

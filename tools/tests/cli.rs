@@ -247,9 +247,9 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
         "sectors: 2".into(),
         "things: 2".into(),
         format!("bytes: {size}"),
-        "block size: 128".into(),
-        "blocks: 5 x 3".into(),
-        "block entries: 21".into(),
+        "block size: 64".into(),
+        "blocks: 9 x 5".into(),
+        "block entries: 35".into(),
         "max walls per block: 3".into(),
         "textures: 0".into(),
         "texture bytes: 0".into(),
@@ -305,11 +305,11 @@ fn dump_json_describes_the_geometry() {
     assert_eq!(j["player_start"]["angle"], 270.0);
 
     let bm = &j["blockmap"];
-    assert_eq!(bm["block_size"], 128);
+    assert_eq!(bm["block_size"], 64);
     assert_eq!(bm["origin_x"], -1);
     assert_eq!(bm["origin_y"], -1);
-    assert_eq!(bm["cols"], 5);
-    assert_eq!(bm["rows"], 3);
+    assert_eq!(bm["cols"], 9);
+    assert_eq!(bm["rows"], 5);
 
     // The same JSON from the compiled file.
     let out = dir.join("rooms.spmp");
