@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds the Nintendo 64 ROMs, both from one ELF:
+#
+#   n64/target/rom/raycaster.z64      console ROM: libdragon's open IPL3
+#                                     (signed: passes a real console's boot
+#                                     check), for flash cartridges
+#   n64/target/rom/raycaster-emu.z64  emulator ROM: our own boot loader
+#                                     (src/hw/ipl3_emu.s), for emulators
+#                                     that cannot run libdragon's IPL3
+#                                     (Debian's mupen64plus)
+#
+# Usage: n64/build.sh [--debug]
+# Environment: N64_EXTRA_MAPS=a.map:b.spmp adds levels (see build.rs),
+# N64_ROM_DIR=DIR writes the ROMs there instead.
+# Needs Rust (rustup) with the rust-src component and nust64 0.4.1; both
+# are installed here if missing (scripts/setup does the same).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+profile=release
+[ "${1:-}" = "--debug" ] && profile=debug
+
+if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
+    echo "n64/build.sh: installing the rust-src component (for -Zbuild-std)" >&2
+    rustup component add rust-src >&2
+fi
+if ! command -v nust64 >/dev/null 2>&1; then
+    echo "n64/build.sh: installing nust64 0.4.1" >&2
+    cargo install nust64 --version 0.4.1 --locked >&2
+fi
+
+# The target is a JSON spec and the standard library is built from source
+# for it: both unstable cargo features, enabled on a stable toolchain with
+# RUSTC_BOOTSTRAP=1.
+flags=(-Zbuild-std=core,compiler_builtins -Zbuild-std-features=compiler-builtins-mem
+       -Zjson-target-spec --target mips-nintendo64-none.json)
+[ "$profile" = release ] && flags+=(--release)
+RUSTC_BOOTSTRAP=1 cargo build --bin raycaster "${flags[@]}"
+
+# Cargo's output directory: n64/target unless CARGO_TARGET_DIR says
+# otherwise. The ROMs go to n64/target/rom, or to N64_ROM_DIR (n64/test.sh
+# builds a measurement ROM with an extra level there).
+target_dir="${CARGO_TARGET_DIR:-target}"
+elf="$target_dir/mips-nintendo64-none/$profile/raycaster"
+out="${N64_ROM_DIR:-target/rom}"
+mkdir -p "$out"
+
+# rust-objcopy ships with every toolchain (llvm-objcopy under another name).
+sysroot="$(rustc --print sysroot)"
+objcopy="$(ls "$sysroot"/lib/rustlib/*/bin/rust-objcopy | head -n1)"
+
+# Our emulator IPL3: cut out of the ELF, padded to the 4032 bytes
+# (ROM 0x40..0x1000) that nust64 places before the program.
+LD_LIBRARY_PATH="$sysroot/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$objcopy" --dump-section .ipl3_emu="$out/ipl3_emu.bin" "$elf" /dev/null
+truncate -s 4032 "$out/ipl3_emu.bin"
+
+# nust64 names its output after the ELF, so each flavour gets its own
+# copy of the same ELF.
+cp "$elf" "$out/raycaster.elf"
+cp "$elf" "$out/raycaster-emu.elf"
+nust64 --libdragon release --name "RAYCASTER" --elf "$out/raycaster.elf" >/dev/null
+nust64 --ipl3 "$out/ipl3_emu.bin" --name "RAYCASTER" --elf "$out/raycaster-emu.elf" >/dev/null
+
+echo "$out/raycaster.z64      (console: flash cartridges)"
+echo "$out/raycaster-emu.z64  (emulators)"

@@ -1,0 +1,126 @@
+//! Two framebuffers, swapped at vertical blank: the program draws into
+//! the one not on screen, then [`Video::present`] waits for the blank and
+//! shows it. The VI never scans a buffer that is being drawn, so there is
+//! no tearing.
+//!
+//! Each buffer is 320x240 RGBA5551 (150 KiB), 64-byte aligned, in `.bss`.
+
+use core::cell::UnsafeCell;
+use core::sync::atomic::{AtomicBool, Ordering};
+
+use engine::render::{Frame, Rgba5551};
+
+use super::vi::{self, TvType};
+use super::{cache, physical_address, rsp};
+
+/// Framebuffer width in pixels.
+pub const WIDTH: usize = 320;
+/// Framebuffer height in pixels.
+pub const HEIGHT: usize = 240;
+const PIXELS: usize = WIDTH * HEIGHT;
+
+#[repr(C, align(64))]
+struct FrameBuffers(UnsafeCell<[[Rgba5551; PIXELS]; 2]>);
+
+// SAFETY: one core, no interrupts. The main loop reaches the buffers only
+// through the one `Video`; the crash report reaches them only after the
+// main loop has stopped for good.
+unsafe impl Sync for FrameBuffers {}
+
+static FRAMEBUFFERS: FrameBuffers = FrameBuffers(UnsafeCell::new([[Rgba5551(0); PIXELS]; 2]));
+
+/// Which buffer the VI shows; read by the crash report.
+static SHOWN_IS_SECOND: AtomicBool = AtomicBool::new(false);
+/// Whether the VI has been programmed; the crash report programs it if not.
+static VI_READY: AtomicBool = AtomicBool::new(false);
+
+fn buffer_pointer(index: usize) -> *mut [Rgba5551; PIXELS] {
+    // In bounds: index is 0 or 1.
+    (FRAMEBUFFERS.0.get() as *mut [Rgba5551; PIXELS]).wrapping_add(index & 1)
+}
+
+/// The framebuffers and the VI; one exists.
+#[derive(Debug)]
+pub struct Video {
+    shown: usize,
+}
+
+impl Video {
+    /// Programs the VI for `tv` and shows the (black) first buffer.
+    pub(super) fn init(tv: TvType) -> Video {
+        vi::init(tv, physical_address(buffer_pointer(0)));
+        VI_READY.store(true, Ordering::Relaxed);
+        SHOWN_IS_SECOND.store(false, Ordering::Relaxed);
+        Video { shown: 0 }
+    }
+
+    /// The buffer not on screen, to draw the next frame into.
+    pub fn back_frame(&mut self) -> Frame<'_, Rgba5551> {
+        // SAFETY: the back buffer is not the one the VI scans, and this
+        // `&mut self` borrow is the only way to reach it until `present`.
+        let pixels = unsafe { &mut *buffer_pointer(self.shown ^ 1) };
+        full_frame(pixels)
+    }
+
+    /// Shows the back buffer from the next vertical blank; the old front
+    /// buffer becomes the back buffer.
+    pub fn present(&mut self) {
+        let back = self.shown ^ 1;
+        // SAFETY: a shared view of the buffer just drawn, only for the
+        // cache write-back; no `&mut` to it is alive.
+        cache::write_back_data(unsafe { &*buffer_pointer(back) });
+        vi::wait_for_vertical_blank();
+        vi::set_origin(physical_address(buffer_pointer(back)));
+        self.shown = back;
+        SHOWN_IS_SECOND.store(back == 1, Ordering::Relaxed);
+        rsp::mark_frame();
+    }
+}
+
+fn full_frame(pixels: &mut [Rgba5551; PIXELS]) -> Frame<'_, Rgba5551> {
+    match Frame::new(pixels, WIDTH, HEIGHT, WIDTH) {
+        Some(frame) => frame,
+        // 320x240 is far inside the renderer's limits.
+        None => unreachable!("320x240 is a valid frame"),
+    }
+}
+
+/// The screen as the crash report draws on it: the buffer on screen.
+pub struct CrashScreen {
+    pixels: &'static mut [Rgba5551; PIXELS],
+}
+
+impl CrashScreen {
+    /// Takes the buffer on screen (programming the VI first if the crash
+    /// came before it was).
+    ///
+    /// Only for the crash report: the main loop has stopped for good and
+    /// will never touch its `Video` again.
+    pub(super) fn take(tv: TvType) -> CrashScreen {
+        if !VI_READY.load(Ordering::Relaxed) {
+            vi::init(tv, physical_address(buffer_pointer(0)));
+            VI_READY.store(true, Ordering::Relaxed);
+            SHOWN_IS_SECOND.store(false, Ordering::Relaxed);
+        }
+        let shown = usize::from(SHOWN_IS_SECOND.load(Ordering::Relaxed));
+        // SAFETY: the main loop is stopped (see above), so nothing else
+        // holds a reference into the buffers; the crash path runs once.
+        let pixels = unsafe { &mut *buffer_pointer(shown) };
+        CrashScreen { pixels }
+    }
+
+    /// The shown buffer, to draw on.
+    pub fn frame(&mut self) -> Frame<'_, Rgba5551> {
+        full_frame(self.pixels)
+    }
+
+    /// Keeps the picture up forever: writes it back for the VI and keeps
+    /// sending frame markers (so an emulator can still take screenshots).
+    pub fn hold(self) -> ! {
+        loop {
+            cache::write_back_data(&*self.pixels);
+            vi::wait_for_vertical_blank();
+            rsp::mark_frame();
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The Nintendo 64 frontend's portable half: everything the ROM does that
+//! is not hardware access, so that it builds and is unit tested on the
+//! host too. The ROM's program (`src/main.rs`) adds the hardware (`hw`,
+//! the only module with `unsafe`) and the main loop.
+//!
+//! * [`controls`]: controller state → the engine's [`engine::game::Input`],
+//!   in the units of the desktop's demo lines, plus the button actions;
+//! * [`clock`]: CP0 Count ticks → 35 Hz game ticks;
+//! * [`levels`] and [`demo`]: the maps and the demo embedded at build time;
+//! * [`trace`]: the desktop's exact state line (`{"tick":..,"x":..}`);
+//! * [`text`], [`font`], [`overlay`]: fixed-size text and the on-screen
+//!   readout.
+#![no_std]
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+pub mod clock;
+pub mod controls;
+pub mod demo;
+pub mod font;
+pub mod levels;
+pub mod overlay;
+pub mod text;
+pub mod trace;

@@ -1,0 +1,245 @@
+//! The frame loop: read the controller, run the game ticks that are due,
+//! render into the back buffer, draw the readout, show it at the next
+//! vertical blank.
+//!
+//! The game ticks 35 times a second of Count time whatever the frame rate
+//! ([`TickClock`]); the renderer runs once per shown frame. The frame time
+//! (controller, ticks, render and readout, not the wait for the blank) is
+//! measured in Count ticks and shown on screen every frame (the last
+//! frame's); its average and worst over [`REPORT_FRAMES`] frames are
+//! reported over the IS-Viewer.
+
+use core::fmt::Write as _;
+
+use engine::game::{Game, Input};
+use engine::render::{render, Rgba5551, Shades};
+use n64::clock::{TickClock, THIRTIETH_OF_A_SECOND};
+use n64::controls::{input_from_pad, Buttons};
+use n64::demo::{DemoInputs, DEFAULT_DEMO};
+use n64::levels::LEVELS;
+use n64::overlay::draw_readout;
+use n64::text::LineBuffer;
+use n64::trace::StateLine;
+
+use crate::hw::{cp0, exception, memory, Hardware};
+
+/// Frames per frame-time report.
+pub const REPORT_FRAMES: u32 = 32;
+
+/// What drives the player.
+enum Driver {
+    /// Controller 1.
+    Controller,
+    /// The embedded demo, replayed on screen (Start).
+    Demo(DemoInputs),
+}
+
+/// One level being played.
+struct Session {
+    index: usize,
+    /// The level's light table in the framebuffer's format (16 KiB): the
+    /// map's own palette and light table when it has them, as on the
+    /// desktop.
+    shades: Shades<Rgba5551>,
+    game: Game<'static>,
+    clock: TickClock,
+    driver: Driver,
+    /// The controller's input at the last change, for the `input:` lines.
+    last_input: Input,
+}
+
+impl Session {
+    fn start(index: usize, driver: Driver, hardware: &mut Hardware) -> Session {
+        let embedded = &LEVELS[index];
+        let level = crate::load(embedded.bytes, embedded.name);
+        hardware.debug.line(format_args!(
+            "level: {} ({}/{}) {}: {} bytes, {} sectors, {} walls",
+            embedded.name,
+            index + 1,
+            LEVELS.len(),
+            embedded.source,
+            embedded.bytes.len(),
+            level.sector_count(),
+            level.wall_count(),
+        ));
+        Session {
+            index,
+            shades: Shades::for_map(level.map()),
+            game: Game::new(level),
+            clock: TickClock::new(cp0::count()),
+            driver,
+            last_input: Input::IDLE,
+        }
+    }
+
+    /// Runs the ticks due now; `controller` is this frame's controller
+    /// input.
+    fn tick(&mut self, controller: Input, hardware: &mut Hardware) {
+        let due = self.clock.advance(cp0::count());
+        for _ in 0..due {
+            let input = match &mut self.driver {
+                Driver::Controller => controller,
+                Driver::Demo(inputs) => match inputs.next() {
+                    Some(input) => input,
+                    None => {
+                        hardware.debug.line(format_args!(
+                            "demo replay final state: {}",
+                            StateLine(&self.game.player())
+                        ));
+                        self.driver = Driver::Controller;
+                        controller
+                    }
+                },
+            };
+            self.game.tick(input);
+        }
+    }
+}
+
+/// Frame-time figures over one report period.
+#[derive(Default)]
+struct FrameStats {
+    frames: u32,
+    frame_total: u64,
+    frame_max: u32,
+    render_total: u64,
+}
+
+impl FrameStats {
+    fn add(&mut self, frame: u32, render: u32) {
+        self.frames += 1;
+        self.frame_total += u64::from(frame);
+        self.frame_max = self.frame_max.max(frame);
+        self.render_total += u64::from(render);
+    }
+
+    fn frame_average(&self) -> u64 {
+        self.frame_total / u64::from(self.frames.max(1))
+    }
+
+    fn render_average(&self) -> u64 {
+        self.render_total / u64::from(self.frames.max(1))
+    }
+}
+
+/// The on-screen readout: the level, and the last frame's time.
+struct Readout {
+    top: LineBuffer<48>,
+    bottom: LineBuffer<48>,
+}
+
+impl Readout {
+    fn new() -> Readout {
+        Readout {
+            top: LineBuffer::new(),
+            bottom: LineBuffer::new(),
+        }
+    }
+
+    /// Rewrites both lines; `last` is the last frame's (frame, render)
+    /// Count ticks, if it was of this session.
+    fn update(&mut self, session: &Session, last: Option<(u32, u32)>) {
+        self.top.clear();
+        self.bottom.clear();
+        // Writing to a LineBuffer cannot fail (it truncates).
+        let _ = write!(
+            self.top,
+            "{} {}/{}",
+            LEVELS[session.index].name,
+            session.index + 1,
+            LEVELS.len()
+        );
+        if matches!(session.driver, Driver::Demo(_)) {
+            let _ = write!(self.top, " DEMO");
+        }
+        let _ = match last {
+            Some((frame, render)) => {
+                write!(self.bottom, "FRAME {frame} CT RENDER {render} CT")
+            }
+            None => write!(self.bottom, "FRAME - CT"),
+        };
+    }
+}
+
+/// Plays forever, starting on the default level.
+pub fn run(mut hardware: Hardware) -> ! {
+    let mut session = Session::start(0, Driver::Controller, &mut hardware);
+    let mut buttons = Buttons::new();
+    let mut stats = FrameStats::default();
+    let mut readout = Readout::new();
+    readout.update(&session, None);
+
+    loop {
+        let frame_start = cp0::count();
+
+        let pad = hardware.joypad.read();
+        let actions = buttons.update(&pad);
+        if actions.test_exception {
+            hardware
+                .debug
+                .line(format_args!("test exception requested (Z + Start)"));
+            exception::raise_test_exception();
+        }
+        let switch_to = if actions.next_level {
+            Some(((session.index + 1) % LEVELS.len(), Driver::Controller))
+        } else if actions.previous_level {
+            Some((
+                (session.index + LEVELS.len() - 1) % LEVELS.len(),
+                Driver::Controller,
+            ))
+        } else if actions.play_demo {
+            Some((0, Driver::Demo(DEFAULT_DEMO.inputs())))
+        } else {
+            None
+        };
+        if let Some((index, driver)) = switch_to {
+            session = Session::start(index, driver, &mut hardware);
+            stats = FrameStats::default();
+            readout.update(&session, None);
+        }
+
+        let input = input_from_pad(&pad);
+        if input != session.last_input && matches!(session.driver, Driver::Controller) {
+            hardware.debug.line(format_args!(
+                "input: {} {} {} at {}",
+                input.forward,
+                input.strafe,
+                input.turn,
+                StateLine(&session.game.player())
+            ));
+            session.last_input = input;
+        }
+        session.tick(input, &mut hardware);
+
+        let render_start = cp0::count();
+        let mut frame = hardware.video.back_frame();
+        render(
+            session.game.level(),
+            &session.game.camera(),
+            &session.shades,
+            &mut frame,
+        );
+        let render_ticks = cp0::count().wrapping_sub(render_start);
+        draw_readout(&mut frame, readout.top.as_str(), readout.bottom.as_str());
+        let frame_ticks = cp0::count().wrapping_sub(frame_start);
+
+        hardware.video.present();
+
+        // The next frame shows this one's time.
+        readout.update(&session, Some((frame_ticks, render_ticks)));
+        stats.add(frame_ticks, render_ticks);
+        if stats.frames == REPORT_FRAMES {
+            hardware.debug.line(format_args!(
+                "frame: level={} frames={} avg={} max={} render_avg={} budget={} stack={}",
+                LEVELS[session.index].name,
+                stats.frames,
+                stats.frame_average(),
+                stats.frame_max,
+                stats.render_average(),
+                THIRTIETH_OF_A_SECOND,
+                memory::stack_high_water(),
+            ));
+            stats = FrameStats::default();
+        }
+    }
+}

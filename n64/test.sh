@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# Tests the Nintendo 64 ROM: host unit tests of the portable frontend code,
+# then the emulator ROM in Debian's mupen64plus, headless (Xvfb, the
+# glide64mk2 video plugin on Mesa's softpipe, --testshots to stop):
+#
+#   1. boot: the ROM starts and reports over the IS-Viewer;
+#   2. render: a screenshot of the default level's first view matches the
+#      desktop's headless render of the same view;
+#   3. determinism: the demo the ROM plays at boot ends in the very state
+#      the desktop's `--demo` run of the same map and demo ends in;
+#   4. input: scripted controller input (our input plugin) moves and turns
+#      the player, strafes with the C-buttons, and the dead zone holds;
+#   5. levels: the R and L triggers switch level;
+#   6. replay: Start plays the same demo on screen, in real time, to the
+#      same final state;
+#   7. exception: the exception handler reports cause and address, over
+#      the IS-Viewer and on screen;
+#   plus the host unit tests, rustfmt and clippy, the ROMs' structure
+#   (both flavours carry the same ELF) and the
+#   frame time in Count ticks of each level's first view, printed for the
+#   README.
+#
+# Needs what scripts/setup installs. Ends with `n64: N passed, M failed`
+# and exits non-zero on any failure. Work files: n64/target/test/.
+set -uo pipefail
+cd "$(dirname "$0")"
+n64_dir="$(pwd)"
+repo="$(cd .. && pwd)"
+work="$n64_dir/target/test"
+rm -rf "$work"
+mkdir -p "$work"
+
+passed=0
+failed=0
+failures=()
+pass() { passed=$((passed + 1)); echo "n64 test: PASS: $1"; }
+fail() { failed=$((failed + 1)); failures+=("$1"); echo "n64 test: FAIL: $1"; }
+# check NAME COMMAND...: runs the command, its output indented.
+check() {
+    local name="$1"
+    shift
+    if "$@" 2>&1 | sed 's/^/    /'; [ "${PIPESTATUS[0]}" -eq 0 ]; then
+        pass "$name"
+    else
+        fail "$name"
+    fi
+}
+finish() {
+    echo
+    ((failed)) && printf 'n64 test: failed: %s\n' "${failures[@]}"
+    echo "n64: $passed passed, $failed failed"
+    ((failed == 0))
+    exit $?
+}
+
+mupen=/usr/games/mupen64plus
+# How long one emulator run may take before it is killed (it normally
+# ends by itself a frame after its last screenshot).
+run_timeout=180
+
+# ---------------------------------------------------------------- build
+host="$(rustc -vV | sed -n 's/^host: //p')"
+check "host unit tests (cargo test --lib --target $host)" \
+    cargo test --quiet --lib --target "$host"
+# The workspace's CI checks (rustfmt, clippy) do not reach this crate,
+# which is not a workspace member: the same checks, here.
+check "rustfmt --check" rustfmt --edition 2021 --check src/main.rs src/lib.rs build.rs
+check "clippy (library, host)" cargo clippy --quiet --lib --tests --target "$host" -- -D warnings
+check "clippy (ROM program)" env RUSTC_BOOTSTRAP=1 cargo clippy --quiet --release --bin raycaster \
+    -Zbuild-std=core,compiler_builtins -Zbuild-std-features=compiler-builtins-mem \
+    -Zjson-target-spec --target mips-nintendo64-none.json -- -D warnings
+
+if ! ./build.sh >"$work/build.log" 2>&1; then
+    sed 's/^/    /' "$work/build.log"
+    fail "ROM build (n64/build.sh)"
+    finish
+fi
+pass "ROM build (n64/build.sh): console and emulator flavours"
+rom="$n64_dir/target/rom/raycaster-emu.z64"
+
+check "both ROMs carry the same ELF" python3 - "$n64_dir/target/rom" <<'EOF'
+import struct, sys
+rom_dir = sys.argv[1]
+elf = open(f"{rom_dir}/raycaster.elf", "rb").read()
+console = open(f"{rom_dir}/raycaster.z64", "rb").read()
+emu = open(f"{rom_dir}/raycaster-emu.z64", "rb").read()
+# Console ROM: libdragon's IPL3 finds the whole ELF at a 256-byte boundary.
+at = console.find(elf[:64])
+assert at > 0 and at % 256 == 0 and console[at:at + len(elf)] == elf, "ELF not in the console ROM"
+# Emulator ROM: the ELF's one PT_LOAD segment (file bytes) at 0x1000.
+phoff, = struct.unpack(">I", elf[28:32])
+p_type, p_offset, p_vaddr, _, p_filesz = struct.unpack(">IIIII", elf[phoff:phoff + 20])
+assert p_type == 1 and emu[0x1000:0x1000 + p_filesz] == elf[p_offset:p_offset + p_filesz], \
+    "the emulator ROM's image is not the ELF's segment"
+assert console[:4] == emu[:4] == b"\x80\x37\x12\x40", "not big-endian .z64 ROMs"
+print(f"ELF {len(elf)} bytes: at 0x{at:x} in the console ROM ({len(console)} bytes), "
+      f"its {p_filesz}-byte segment at 0x1000 in the emulator ROM ({len(emu)} bytes)")
+EOF
+
+plugin="$work/mupen64plus-input-scripted.so"
+if ! gcc -O2 -Wall -Wextra -Werror -shared -fPIC -I/usr/include/mupen64plus \
+        -o "$plugin" input-plugin/scripted_input.c 2>&1 | sed 's/^/    /'; then
+    fail "scripted input plugin build"
+fi
+
+# ---------------------------------------------------------------- desktop
+# The desktop's view of the same level and demo, from the same sources.
+desktop_demo_line=""
+(
+    cd "$repo" &&
+        cargo run --quiet --release -p desktop -- --headless --map maps/e1_hangar.map \
+            --frames 0 --width 320 --height 240 --screenshot "$work/desktop-first-view.png" \
+            >/dev/null &&
+        cargo run --quiet --release -p desktop -- --headless --map maps/e1_hangar.map \
+            --demo n64/demos/default.demo >"$work/desktop-demo.txt"
+) 2>"$work/desktop.log" || sed 's/^/    /' "$work/desktop.log"
+desktop_demo_line="$(tail -n1 "$work/desktop-demo.txt" 2>/dev/null || true)"
+
+# ---------------------------------------------------------------- emulator
+# run NAME FRAMES [INPUT_SCRIPT]: runs the ROM until frame FRAMES, when the
+# screenshot is taken and the emulator stops. Log: $work/NAME/log.txt,
+# shot: $work/NAME/shot.png.
+run() {
+    local name="$1" frames="$2" script="${3:-}"
+    local dir="$work/$name"
+    mkdir -p "$dir/shots" "$dir/config"
+    local input=(--input dummy)
+    if [ -n "$script" ]; then
+        printf '%s\n' "$script" >"$dir/input.txt"
+        input=(--input "$plugin")
+    fi
+    # timeout runs inside xvfb-run so that a hung emulator is killed, not
+    # orphaned; SDL ignores SIGTERM here, hence -k. stdbuf keeps the log
+    # line-buffered so a killed run still shows how far it got.
+    N64_INPUT_SCRIPT="$dir/input.txt" GALLIUM_DRIVER=softpipe \
+        xvfb-run -a -s "-screen 0 640x480x24" \
+        stdbuf -oL -eL timeout -k 5 "$run_timeout" "$mupen" \
+        --nosaveoptions --configdir "$dir/config" --datadir /usr/share/games/mupen64plus \
+        --sshotdir "$dir/shots" --noosd --windowed --resolution 320x240 --nospeedlimit \
+        --gfx mupen64plus-video-glide64mk2 --rsp mupen64plus-rsp-hle --audio dummy \
+        "${input[@]}" --set 'Video-Glide64mk2[buff_clear]=0' \
+        --testshots "$frames" "$rom" >"$dir/log.txt" 2>&1
+    local status=$?
+    mv "$dir/shots/raycaster-000.png" "$dir/shot.png" 2>/dev/null
+    if [ "$status" -ne 0 ]; then
+        echo "    mupen64plus exited with status $status (124: timed out); log: $dir/log.txt"
+        grep -v 'OpenCV\|GStreamer\|gst\|VIDEOIO' "$dir/log.txt" | tail -n 15 | sed 's/^/    /'
+    fi
+}
+
+# Run 1: boot, untouched controller; the shot at frame 40 shows the first
+# view (nobody moves) under the readout.
+run boot 40
+check "boot (IS-Viewer report)" python3 tools/check_log.py boot "$work/boot/log.txt"
+check "first view matches the desktop's render" \
+    python3 tools/compare_shot.py "$work/boot/shot.png" "$work/desktop-first-view.png" \
+    --ignore 0,0,168,15 --diff "$work/boot/diff.png"
+if [ -n "$desktop_demo_line" ]; then
+    check "demo final state equals the desktop's, bit for bit" \
+        python3 tools/check_log.py demo "$work/boot/log.txt" "$desktop_demo_line"
+else
+    fail "demo final state equals the desktop's (no desktop result)"
+fi
+
+# Run 2: scripted controller. POLL BUTTONS X Y (one poll per frame):
+# forward, turn right, strafe left, a resting stick inside the dead zone,
+# then R once per level (round to the first again) and L once (back to the
+# last), each level held long enough for a frame-time report of its first
+# view.
+level_count="$(sed -n 's/.*IS64: boot: .*, \([0-9][0-9]*\) levels.*/\1/p' "$work/boot/log.txt")"
+level_count="${level_count:-1}"
+input_script="$(cat <<'EOF'
+5   0000   0  80   # stick up
+17  0000  80   0   # stick right (briefly: a whole turn would look like none)
+19  0002   0   0   # C-left
+41  0000   5  -6   # resting stick, inside the dead zone
+EOF
+)"
+poll=46
+for ((i = 0; i <= level_count; i++)); do
+    button=0010 # R
+    ((i == level_count)) && button=0020 # L
+    input_script+=$'\n'"$poll $button 0 0"$'\n'"$((poll + 1)) 0000 0 0"
+    poll=$((poll + 36))
+done
+run input $((poll - 33)) "$input_script"
+check "scripted controller input moves the player" python3 tools/check_log.py input "$work/input/log.txt"
+check "L/R switch level" python3 tools/check_log.py levels "$work/input/log.txt"
+
+# Run 3: Start replays the demo on screen, at 35 ticks a second whatever
+# the frame rate; it must end where the boot-time run (and the desktop)
+# did. Then Z + Start raises a test exception (a load from address 0).
+# The replay lasts the demo's ticks in Count time, so its length in frames
+# depends on the frame time: estimated from run 1's (ticks per frame, at
+# most the 10 a frame may catch up), with a margin of 2x for the views on
+# the way.
+first_frame="$(sed -n 's/.*IS64: frame: level=e1_hangar .* avg=\([0-9][0-9]*\) .*/\1/p' \
+    "$work/boot/log.txt" | head -n1)"
+demo_ticks="$(sed -n 's/.*IS64: demo: .*: \([0-9][0-9]*\) ticks in .*/\1/p' "$work/boot/log.txt")"
+replay_frames="$(python3 -c "
+import math, sys
+frame, ticks = int(sys.argv[1] or 1562500), int(sys.argv[2] or 1000)
+per_frame = min(10.0, frame * 35 / 46875000)
+print(math.ceil(ticks / per_frame))" "$first_frame" "$demo_ticks")"
+crash_poll=$((5 + 2 * replay_frames))
+run replay $((crash_poll + 10)) "$(printf '3 1000\n4 0000\n%d 2000\n%d 3000\n' \
+    "$crash_poll" "$((crash_poll + 1))")"
+if [ -n "$desktop_demo_line" ]; then
+    check "demo replayed on screen ends in the desktop's state" \
+        python3 tools/check_log.py replay "$work/replay/log.txt" "$desktop_demo_line"
+else
+    fail "demo replayed on screen ends in the desktop's state (no desktop result)"
+fi
+check "exception report (cause and address)" python3 tools/check_log.py exception "$work/replay/log.txt"
+# On screen: the red panel, and the heading's first glyph (C, scaled 3x at
+# 8,48: its left column is lit on rows 1-3).
+check "exception report on screen" python3 tools/probe_shot.py "$work/replay/shot.png" \
+    300,100,160,0,0 9,52,255,255,255
+
+# Freedoom's E1M1, when the freedoom package is installed: compiled from
+# the IWAD by our compiler (textures and all), added to a measurement ROM
+# as the last level, reached with L from the default level and measured at
+# its first view. (The shipped ROM has only maps/.)
+freedoom=/usr/share/games/doom/freedoom1.wad
+measured_logs=("$work/boot/log.txt" "$work/input/log.txt")
+if [ -f "$freedoom" ]; then
+    e1m1="$work/freedoom1_e1m1.spmp"
+    if (cd "$repo" && cargo run --quiet --release -p tools -- compile "$freedoom" --map E1M1 \
+            -o "$e1m1") >"$work/e1m1-build.log" 2>&1 &&
+        N64_EXTRA_MAPS="$e1m1" N64_ROM_DIR="$work/e1m1-rom" ./build.sh >>"$work/e1m1-build.log" 2>&1; then
+        rom="$work/e1m1-rom/raycaster-emu.z64"
+        run e1m1 40 "$(printf '5 0020 0 0\n6 0000 0 0\n')"
+        check "Freedoom E1M1 ($(stat -c %s "$e1m1") bytes compiled) loads and renders" \
+            grep -q 'IS64: frame: level=freedoom1_e1m1 ' "$work/e1m1/log.txt"
+        measured_logs+=("$work/e1m1/log.txt")
+    else
+        sed 's/^/    /' "$work/e1m1-build.log"
+        fail "Freedoom E1M1 measurement ROM build"
+    fi
+else
+    echo "n64 test: $freedoom not installed: Freedoom E1M1 not measured"
+fi
+
+# Frame times: e1_hangar from run 1, the others from run 2, E1M1 from its
+# run (each level's first report is of its start view, nobody moving).
+echo
+echo "n64 frame times (Count ticks per frame at each level's first view; mupen64plus' Count"
+echo "adds 2 per instruction and does not model cache stalls: see n64/README.md):"
+cat "${measured_logs[@]}" >"$work/frames.log"
+python3 tools/check_log.py frames "$work/frames.log" | sed 's/^/    /'
+
+finish
