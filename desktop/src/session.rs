@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use engine::game::{Game, Input, PlayerState};
-use engine::render::{render, Camera, Frame, RenderStats, Shades};
+use engine::render::{render_game_from, Camera, Frame, RenderStats, Shades};
 use engine::world::SectorId;
 
 use crate::automap::{self, Automap, MapView};
@@ -273,7 +273,7 @@ impl<'a> Session<'a> {
             let mut frame = Frame::new(pixels, width, height, width)
                 .ok_or_else(|| format!("cannot render at {width}x{height}"))?;
             let start = Instant::now();
-            let stats = render(self.game.level(), &camera, shades, &mut frame);
+            let stats = render_game_from(&self.game, &camera, shades, &mut frame);
             (stats, start.elapsed())
         };
         if self.automap.shown {

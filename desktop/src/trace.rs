@@ -9,57 +9,17 @@
 //! digits, trailing zeros dropped, no exponent), so a trace compares byte
 //! for byte across machines and nothing is lost on the way out.
 
-use std::fmt::{self, Display, Write as _};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use engine::game::PlayerState;
-use engine::math::Fx;
 
-/// Displays a 16.16 number as its exact decimal expansion.
-///
-/// (The `fixed` crate's own `Display` prints the shortest text that reads
-/// back to the same number, e.g. `0.1` for 6554/65536; that round-trips
-/// but is not the value itself, and the trace promises the value.)
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Exact(pub Fx);
-
-impl Display for Exact {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bits = self.0.to_bits();
-        // i32::MIN has no positive i32; u64 holds every magnitude.
-        let magnitude = u64::from(bits.unsigned_abs());
-        let sign = if bits < 0 { "-" } else { "" };
-        let whole = magnitude >> 16;
-        let frac = magnitude & 0xFFFF;
-        if frac == 0 {
-            return write!(f, "{sign}{whole}");
-        }
-        // frac / 2^16 = frac * 5^16 / 10^16: exactly 16 decimal digits
-        // (frac * 5^16 < 10^16 fits easily in a u64).
-        let digits = frac * 152_587_890_625;
-        let text = format!("{digits:016}");
-        write!(f, "{sign}{whole}.{}", text.trim_end_matches('0'))
-    }
-}
+pub use engine::trace::Exact;
 
 /// One trace line for `state`, without the newline.
 pub fn line(state: &PlayerState) -> String {
-    let mut s = String::with_capacity(96);
-    // Writing to a String cannot fail.
-    let _ = write!(
-        s,
-        "{{\"tick\":{},\"x\":{},\"y\":{},\"z\":{},\"view_z\":{},\"angle\":{},\"sector\":{}}}",
-        state.tick,
-        Exact(state.pos.x),
-        Exact(state.pos.y),
-        Exact(state.z),
-        Exact(state.view_z),
-        Exact(state.angle.degrees()),
-        state.sector.0,
-    );
-    s
+    engine::trace::StateLine(state).to_string()
 }
 
 /// A trace file being written, one line per [`Trace::record`].
@@ -98,6 +58,7 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::math::Fx;
     use engine::math::{Angle, Vec2};
     use engine::world::SectorId;
 

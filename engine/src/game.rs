@@ -117,6 +117,14 @@ pub const PLAYER_SHAPE: BodyShape = BodyShape {
     knee: player::KNEE_HEIGHT,
 };
 
+/// How much faster the eyes rise each tick while catching up with the feet
+/// (DOOM's `FRACUNIT / 4`). A `const`, so the literal is parsed at compile
+/// time, not on every tick.
+const VIEW_EASE: Fx = Fx::lit("0.25");
+/// Below this speed on both axes, with no input, a body stops dead (DOOM's
+/// `STOPSPEED`).
+const STOP_SPEED: Fx = Fx::lit("0.0625");
+
 /// Top speed of a pushable entity after a push.
 pub const ENTITY_MAX_SPEED: Fx = Fx::lit("8");
 
@@ -338,7 +346,7 @@ impl<'a> Game<'a> {
                 }
             }
             if self.view_height < player::EYE_HEIGHT {
-                self.view_delta += Fx::lit("0.25");
+                self.view_delta += VIEW_EASE;
             }
         }
     }
@@ -407,7 +415,7 @@ fn settle_vertically(level: &Level<'_>, body: &mut Body) -> Fx {
 
 fn apply_friction(body: &mut Body, thrusting: bool) {
     // DOOM: stop dead below a small speed when there is no input.
-    let stop = Fx::lit("0.0625");
+    let stop = STOP_SPEED;
     if !thrusting && body.vel.x.abs() < stop && body.vel.y.abs() < stop {
         body.vel = Vec2::ZERO;
         return;

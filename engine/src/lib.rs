@@ -26,6 +26,8 @@
 //!   (sub-steps, push-out, knee and head checks, portal tracking).
 //! * [`game`]: the fixed-tick simulation. [`game::Game::tick`] takes one
 //!   tick of input; time is passed in by calling it, never read.
+//! * [`trace`]: the player's state as one line of JSON with exact decimal
+//!   numbers, the shape every frontend prints.
 //! * [`render`]: one ray per screen column through the sector graph,
 //!   drawing into a caller-owned [`render::Frame`] whose pixel type is a
 //!   parameter. `render::portal` decides what each column sees;
@@ -50,4 +52,5 @@ pub mod format;
 pub mod game;
 pub mod math;
 pub mod render;
+pub mod trace;
 pub mod world;

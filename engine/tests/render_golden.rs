@@ -108,12 +108,13 @@ fn looking_into_a_corner() {
     );
     assert_mirrored(&shot, &ink);
     // Left: the north wall (facing south), right: the east wall (facing
-    // west). Mirrored columns are at the same depth; the east/west-facing
-    // wall is two levels darker (fake contrast).
+    // west). Mirrored columns are at the same depth; DOOM's fake contrast
+    // makes the wall running east-west one light number (four light maps)
+    // darker, the one running north-south one brighter.
     for x in 0..8 {
         let north = shot.level(&ink, x, 5);
         let east = shot.level(&ink, 15 - x, 5);
-        assert_eq!(north, east + 2, "column {x}");
+        assert_eq!(east, north + 8, "column {x}");
     }
     // The corner is further away than the edges of the view: darker.
     assert!(shot.level(&ink, 7, 5) < shot.level(&ink, 0, 5));
@@ -260,7 +261,9 @@ fn sector_with_a_hole() {
             vec![(0, 0), (512, 0), (512, 512), (0, 512)],
             vec![(224, 224), (288, 224), (288, 288), (224, 288)],
         ],
-        ..Sec::rect(0, 0, 0, 0, 0, 128)
+        // Below full light, so that distance darkens (DOOM's light 255 is
+        // full bright at any distance).
+        ..Sec::rect(0, 0, 0, 0, 0, 128).light(160)
     }]);
     let level = Level::load(&map).unwrap();
     // The pillar (a hole in the one sector) stands in the middle of the

@@ -12,7 +12,7 @@
 use core::fmt::Write as _;
 
 use engine::game::{Game, Input};
-use engine::render::{render, Rgba5551, Shades};
+use engine::render::{render_game, Rgba5551, Shades};
 use n64::clock::{TickClock, THIRTIETH_OF_A_SECOND};
 use n64::controls::{input_from_pad, Buttons};
 use n64::demo::{DemoInputs, DEFAULT_DEMO};
@@ -213,12 +213,7 @@ pub fn run(mut hardware: Hardware) -> ! {
 
         let render_start = cp0::count();
         let mut frame = hardware.video.back_frame();
-        render(
-            session.game.level(),
-            &session.game.camera(),
-            &session.shades,
-            &mut frame,
-        );
+        render_game(&session.game, &session.shades, &mut frame);
         let render_ticks = cp0::count().wrapping_sub(render_start);
         draw_readout(&mut frame, readout.top.as_str(), readout.bottom.as_str());
         let frame_ticks = cp0::count().wrapping_sub(frame_start);

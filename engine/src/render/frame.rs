@@ -18,7 +18,10 @@ impl Pixel for u32 {
 
 /// 16-bit colour: 5 bits each of red, green and blue, then 1 bit of
 /// alpha (always set), most significant first.
+/// `repr(transparent)`: framebuffers of these are read by video hardware
+/// as plain 16-bit words.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[repr(transparent)]
 pub struct Rgba5551(pub u16);
 
 impl Pixel for Rgba5551 {

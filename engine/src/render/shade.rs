@@ -136,4 +136,10 @@ impl<P: Pixel> Shades<P> {
         let row = &self.table[level.min(LIGHT_LEVELS - 1)];
         row[color as usize]
     }
+
+    /// Every colour at light `level` (levels past the last clamp to it).
+    #[inline]
+    pub(crate) fn row(&self, level: usize) -> &[P; 256] {
+        &self.table[level.min(LIGHT_LEVELS - 1)]
+    }
 }

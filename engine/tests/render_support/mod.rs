@@ -4,11 +4,16 @@
 //! can be read back as text.
 #![allow(dead_code)]
 
+pub mod bench;
+pub mod textured;
+
 use std::collections::HashMap;
 
 use engine::format::{kind, ThingRecord};
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render, Camera, Frame, Palette, Pixel, RenderStats, Shades, LIGHT_LEVELS};
+use engine::render::{
+    render, render_scene, Camera, Frame, Palette, Pixel, RenderStats, Shades, Sprite, LIGHT_LEVELS,
+};
 use engine::world::{Level, SectorId};
 use tools::build::{build, BuildOptions, SourceMap, SourceSector};
 
@@ -58,10 +63,22 @@ pub const C_CEIL3: u8 = 7;
 pub const C_FLOOR3: u8 = 8;
 pub const C_WALL3: u8 = 9;
 /// Index `i` prints as `LEGEND[i]`; black (the background) as a space and
-/// a pixel never written as `?`.
-pub const LEGEND: &[u8] = b"0cfwCFWkgx";
+/// a pixel never written as `?`. The first ten are the sector colours
+/// above; the rest are for texels (see [`texel`]).
+pub const LEGEND: &[u8] = b"0cfwCFWkgx123456789ABDEGHIJKLMNOPQRSTUVXYZabdehijlmnopqrstuvyz*.";
+
+/// The palette index that prints as `c` (panics if none).
+pub fn texel(c: u8) -> u8 {
+    LEGEND
+        .iter()
+        .position(|&l| l == c)
+        .unwrap_or_else(|| panic!("no palette index prints as {:?}", c as char)) as u8
+}
 
 /// Compiles `sectors` (vertices shared by position) into map bytes.
+// The compiler's sectors gain fields (textures) that these maps leave
+// at their defaults.
+#[allow(clippy::needless_update)]
 pub fn build_map(sectors: &[Sec]) -> Vec<u8> {
     let mut points: Vec<(i32, i32)> = Vec::new();
     let mut map = SourceMap {
@@ -207,6 +224,26 @@ pub fn shoot(level: &Level<'_>, cam: &Camera, ink: &Ink, width: usize, height: u
     let mut pixels = vec![Px(None); width * height];
     let mut frame = Frame::new(&mut pixels, width, height, width).expect("frame");
     let stats = render(level, cam, &ink.shades, &mut frame);
+    Shot {
+        width,
+        height,
+        pixels,
+        stats,
+    }
+}
+
+/// [`shoot`] with `sprites` instead of the map's decorations.
+pub fn shoot_scene(
+    level: &Level<'_>,
+    cam: &Camera,
+    ink: &Ink,
+    sprites: &[Sprite],
+    width: usize,
+    height: usize,
+) -> Shot {
+    let mut pixels = vec![Px(None); width * height];
+    let mut frame = Frame::new(&mut pixels, width, height, width).expect("frame");
+    let stats = render_scene(level, cam, &ink.shades, sprites, &mut frame);
     Shot {
         width,
         height,

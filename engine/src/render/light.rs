@@ -1,0 +1,226 @@
+//! DOOM's light model, as tables built at compile time.
+//!
+//! DOOM keeps 32 light maps (COLORMAP: map 0 brightest) and picks one per
+//! wall column, floor row or sprite from the sector's light level and the
+//! distance:
+//!
+//! * the sector light `0..=255` becomes one of 16 *light numbers*
+//!   (`light >> LIGHTSEGSHIFT`); walls running exactly east-west get one
+//!   less, exactly north-south one more (the fake contrast);
+//! * a light number `n` starts at map `(15 - n) * 4` and brightens with
+//!   nearness: walls and sprites by their scale (`scalelight`: half a map
+//!   per step of `scale >> 12`, at most 47 steps), floors and ceilings by
+//!   their distance (`zlight`: `160 / (distance / 16 + 1) / 2` maps);
+//! * the sky is drawn full bright.
+//!
+//! The scale is taken as DOOM takes it on a 320-column screen (a focal
+//! length of 160), whatever the frame width, so the light of a surface
+//! depends on its distance alone. A [`super::Shades`] level `l` is DOOM's
+//! map `31 - l`.
+
+use super::shade::LIGHT_LEVELS;
+
+/// Sector light numbers (DOOM's `LIGHTLEVELS`).
+const LIGHT_NUMBERS: usize = 16;
+/// Sector light to light number (DOOM's `LIGHTSEGSHIFT`).
+const LIGHT_SEG_SHIFT: u32 = 4;
+/// Scale steps (DOOM's `MAXLIGHTSCALE`).
+const MAX_LIGHT_SCALE: usize = 48;
+/// Distance steps (DOOM's `MAXLIGHTZ`).
+const MAX_LIGHT_Z: usize = 128;
+/// A 16.16 distance to a distance step (DOOM's `LIGHTZSHIFT`).
+const LIGHT_Z_SHIFT: u32 = 20;
+/// DOOM's focal length at 320 columns, in pixels.
+const DOOM_FOCAL: i64 = 160;
+/// `(DOOM_FOCAL << 32) >> LIGHTSCALESHIFT`: divided by a 16.16 depth it
+/// gives DOOM's scale step.
+const SCALE_NUMERATOR: i64 = DOOM_FOCAL << 20;
+
+/// The level a full-bright surface (the sky) is drawn at.
+pub(crate) const FULL_BRIGHT: usize = LIGHT_LEVELS - 1;
+
+/// DOOM's first (darkest-when-far) light map for light number `n`.
+const fn start_map(n: usize) -> i32 {
+    ((LIGHT_NUMBERS - 1 - n) * 2 * LIGHT_LEVELS / LIGHT_NUMBERS) as i32
+}
+
+/// A DOOM light map index as a [`super::Shades`] level.
+const fn level_of(map: i32) -> u8 {
+    let map = if map < 0 {
+        0
+    } else if map >= LIGHT_LEVELS as i32 {
+        LIGHT_LEVELS as i32 - 1
+    } else {
+        map
+    };
+    (LIGHT_LEVELS as i32 - 1 - map) as u8
+}
+
+/// DOOM's `scalelight` (at 320 columns), as levels.
+static SCALE_LIGHT: [[u8; MAX_LIGHT_SCALE]; LIGHT_NUMBERS] = {
+    let mut t = [[0u8; MAX_LIGHT_SCALE]; LIGHT_NUMBERS];
+    let mut n = 0;
+    while n < LIGHT_NUMBERS {
+        let mut j = 0;
+        while j < MAX_LIGHT_SCALE {
+            // j * SCREENWIDTH / viewwidth / DISTMAP, with viewwidth 320.
+            t[n][j] = level_of(start_map(n) - j as i32 / 2);
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// DOOM's `zlight`, as levels.
+static Z_LIGHT: [[u8; MAX_LIGHT_Z]; LIGHT_NUMBERS] = {
+    let mut t = [[0u8; MAX_LIGHT_Z]; LIGHT_NUMBERS];
+    let mut n = 0;
+    while n < LIGHT_NUMBERS {
+        let mut j = 0;
+        while j < MAX_LIGHT_Z {
+            // FixedDiv(160 << 16, (j + 1) << 20) >> 12 == 160 / (j + 1).
+            let scale = DOOM_FOCAL as i32 / (j as i32 + 1);
+            t[n][j] = level_of(start_map(n) - scale / 2);
+            j += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The light number of a sector light plus a contrast (-1, 0 or +1).
+#[inline]
+pub(crate) fn number(sector_light: u8, contrast: i32) -> usize {
+    ((sector_light >> LIGHT_SEG_SHIFT) as i32 + contrast).clamp(0, LIGHT_NUMBERS as i32 - 1)
+        as usize
+}
+
+/// The level of a wall column or sprite of light number `n` at `depth`
+/// (16.16 map units, positive).
+#[inline]
+pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
+    let step = (SCALE_NUMERATOR / depth.max(1)).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
+    let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
+    row[step.min(MAX_LIGHT_SCALE - 1)] as usize
+}
+
+/// The distance-to-level row of a floor or ceiling of light number `n`.
+#[inline]
+pub(crate) fn z_row(n: usize) -> &'static [u8; MAX_LIGHT_Z] {
+    &Z_LIGHT[n.min(LIGHT_NUMBERS - 1)]
+}
+
+/// The [`z_row`] index for a 16.16 distance (what [`PlaneLight`]
+/// computes in 32 bits).
+#[cfg(test)]
+fn z_index(distance: u64) -> usize {
+    ((distance >> LIGHT_Z_SHIFT) as usize).min(MAX_LIGHT_Z - 1)
+}
+
+/// The light down one run of a floor or ceiling, from the reciprocal
+/// table alone, in 32-bit arithmetic: `zlight` at the distance
+/// `height * r` of the row whose reciprocal is `r`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct PlaneLight {
+    row: &'static [u8; MAX_LIGHT_Z],
+    /// `|plane - eye|` with 4 fraction bits (below 2^21).
+    height: u32,
+    /// The first reciprocal whose distance step is the last one.
+    cap: u32,
+}
+
+impl PlaneLight {
+    /// The light of a plane of light number `n`, `height` (16.16) above or
+    /// below the eye.
+    pub(crate) fn new(n: usize, height: u64) -> PlaneLight {
+        let h = (height.min(1 << 33) >> 12) as u32;
+        let last = (MAX_LIGHT_Z as u64 - 1) << (LIGHT_Z_SHIFT + 4);
+        let cap = match h {
+            0 => u32::MAX,
+            h => last.div_ceil(h as u64).min(u32::MAX as u64) as u32,
+        };
+        PlaneLight {
+            row: z_row(n),
+            height: h,
+            cap,
+        }
+    }
+
+    /// The level of the row whose reciprocal (16.16) is `r`.
+    #[inline]
+    pub(crate) fn level(&self, r: u32) -> usize {
+        // Below the cap, height * r < 127 << 24: no overflow.
+        let step = if r >= self.cap {
+            MAX_LIGHT_Z as u32 - 1
+        } else {
+            self.height.wrapping_mul(r) >> (LIGHT_Z_SHIFT + 4)
+        };
+        self.row[step as usize & (MAX_LIGHT_Z - 1)] as usize
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const UNIT: i64 = 1 << 16;
+
+    #[test]
+    fn full_light_is_full_bright_at_any_distance() {
+        let n = number(255, 0);
+        assert_eq!(n, 15);
+        for d in [1, 64, 1000, 30000] {
+            assert_eq!(by_scale(n, d * UNIT), 31);
+            assert_eq!(z_row(n)[z_index(d as u64 * UNIT as u64)], 31);
+        }
+    }
+
+    #[test]
+    fn walls_follow_doom_scalelight() {
+        // Light 160: light number 10, map 20 when far.
+        let n = number(160, 0);
+        assert_eq!(n, 10);
+        assert_eq!(by_scale(n, 4000 * UNIT), 31 - 20);
+        // 128 units: scale step 20, half of it off the start map.
+        assert_eq!(by_scale(n, 128 * UNIT), 31 - 10);
+        // Very near: step 47, 23 maps brighter, clamped at map 0.
+        assert_eq!(by_scale(n, UNIT), 31);
+        // The fake contrast is a whole light number: four maps.
+        assert_eq!(number(160, -1), 9);
+        assert_eq!(by_scale(9, 4000 * UNIT), 31 - 24);
+        assert_eq!(number(250, 1), 15);
+        assert_eq!(number(3, -1), 0);
+    }
+
+    #[test]
+    fn plane_light_matches_the_distance_rule() {
+        for n in [0, 5, 8, 15] {
+            for height in [0u64, 1, 7 << 12, 41 << 16, 300 << 16, 1 << 33] {
+                let pl = PlaneLight::new(n, height);
+                for r in [0u32, 1, 1000, 52428, 1 << 16, 87381, 1 << 20, 1 << 27] {
+                    let distance = (height * r as u64) >> 16;
+                    let want = z_row(n)[z_index(distance)] as usize;
+                    // Only the 12 fraction bits of the height dropped.
+                    let near = z_row(n)[z_index(((height >> 12 << 12) * r as u64) >> 16)];
+                    assert!(
+                        pl.level(r) == want || pl.level(r) == near as usize,
+                        "{n} {height} {r}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn planes_follow_doom_zlight() {
+        let n = number(128, 0); // light number 8: start map 28
+        let row = z_row(n);
+        // Distance below 16: 160 / 1 / 2 = 80 maps brighter.
+        assert_eq!(row[z_index(8 * UNIT as u64)], 31);
+        // Distance 160..176: j = 10, 160 / 11 = 14, 7 maps brighter.
+        assert_eq!(row[z_index(170 * UNIT as u64)], 31 - 21);
+        // Beyond 2048 units: j capped at 127, 160 / 128 = 1, 0 maps.
+        assert_eq!(row[z_index(u64::MAX)], 31 - 28);
+    }
+}
