@@ -158,40 +158,16 @@ fn embed_demo(manifest: &Path) -> String {
 /// One demo line's fields: COUNT FORWARD STRAFE TURN.
 type DemoLine = (u32, i8, i8, i16);
 
-/// The desktop's demo format (`desktop/src/demo.rs`): `#` starts a
-/// comment; each other non-blank line is `COUNT FORWARD STRAFE TURN`, with
-/// COUNT a u32, FORWARD and STRAFE in -100..=100, TURN in -360..=360.
-/// Errors read `FILE:LINE: message`.
+/// The demo, read with the engine's own grammar (`engine::demo`), the one
+/// the desktop's `--demo` uses. Errors read `FILE:LINE: message`.
 fn parse_demo(text: &str, name: &str) -> Result<Vec<DemoLine>, String> {
     let mut runs = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let at = |message: String| format!("{name}:{}: {message}", index + 1);
-        let content = line.split('#').next().unwrap_or("");
-        let fields: Vec<&str> = content.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
+        match engine::demo::parse_line(line) {
+            Ok(Some((count, input))) => runs.push((count, input.forward, input.strafe, input.turn)),
+            Ok(None) => {}
+            Err(e) => return Err(format!("{name}:{}: {e}", index + 1)),
         }
-        if fields.len() != 4 {
-            return Err(at("a demo line is `COUNT FORWARD STRAFE TURN`".into()));
-        }
-        let number = |i: usize, what: &str, min: i64, max: i64| -> Result<i64, String> {
-            let n: i64 = fields[i].parse().map_err(|_| {
-                at(format!(
-                    "{what} must be a whole number, not `{}`",
-                    fields[i]
-                ))
-            })?;
-            if n < min || n > max {
-                return Err(at(format!("{what} {n} is out of range ({min} to {max})")));
-            }
-            Ok(n)
-        };
-        runs.push((
-            number(0, "COUNT", 0, u32::MAX as i64)? as u32,
-            number(1, "FORWARD", -100, 100)? as i8,
-            number(2, "STRAFE", -100, 100)? as i8,
-            number(3, "TURN", -360, 360)? as i16,
-        ));
     }
     Ok(runs)
 }

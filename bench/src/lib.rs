@@ -50,34 +50,10 @@ pub fn load_maps(paths: &[String]) -> Result<Vec<Map>, String> {
     Ok(out)
 }
 
-/// A seeded walk that runs at walls: the same generator as the soak test.
+/// A seeded walk that runs at walls: [`tools::walk::seeded`], the soak
+/// test's generator.
 pub fn walk(seed: u64, ticks: usize) -> Vec<Input> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    let mut out = Vec::with_capacity(ticks);
-    while out.len() < ticks {
-        let r = next();
-        let run = 5 + (r % 60) as usize;
-        let input = match r >> 8 & 7 {
-            0 => Input::new(0, 0, ((r >> 16) % 91) as i32 - 45),
-            1 => Input::new(-100, ((r >> 16) % 201) as i32 - 100, 0),
-            2 => Input::new(100, 100, ((r >> 24) % 7) as i32 - 3),
-            3 => Input::new(100, -100, ((r >> 24) % 7) as i32 - 3),
-            _ => Input::new(
-                100,
-                ((r >> 16) % 61) as i32 - 30,
-                ((r >> 24) % 5) as i32 - 2,
-            ),
-        };
-        out.extend(std::iter::repeat_n(input, run));
-    }
-    out.truncate(ticks);
-    out
+    tools::walk::seeded(seed, ticks)
 }
 
 /// The value at quantile `q` (0..=1) of `v` (sorted in place).

@@ -13,72 +13,23 @@
 
 use engine::game::Input;
 
-/// Largest turn per tick a demo line may ask for, in degrees: a full turn;
-/// anything larger is a typo.
-pub const MAX_TURN: i64 = 360;
+pub use engine::demo::MAX_TURN;
 
 /// A parsed demo: `(count, input)` runs, in order.
 pub type Demo = Vec<(u32, Input)>;
 
-/// Parses a demo file. `name` is used in error messages, which read
-/// `NAME:LINE: message`.
+/// Parses a demo file (the grammar is [`engine::demo`]'s). `name` is used
+/// in error messages, which read `NAME:LINE: message`.
 pub fn parse_demo(text: &str, name: &str) -> Result<Demo, String> {
     let mut runs = Vec::new();
     for (index, line) in text.lines().enumerate() {
-        let at = |message: String| format!("{name}:{}: {message}", index + 1);
-        let content = line.split('#').next().unwrap_or("");
-        let fields: Vec<&str> = content.split_whitespace().collect();
-        if fields.is_empty() {
-            continue;
+        match engine::demo::parse_line(line) {
+            Ok(Some(run)) => runs.push(run),
+            Ok(None) => {}
+            Err(e) => return Err(format!("{name}:{}: {e}", index + 1)),
         }
-        const NAMES: [&str; 4] = ["COUNT", "FORWARD", "STRAFE", "TURN"];
-        if fields.len() < NAMES.len() {
-            return Err(at(format!(
-                "missing {}: a demo line is `COUNT FORWARD STRAFE TURN`",
-                NAMES[fields.len()]
-            )));
-        }
-        if fields.len() > NAMES.len() {
-            return Err(at(format!(
-                "unexpected `{}` after TURN: a demo line is `COUNT FORWARD STRAFE TURN`",
-                fields[NAMES.len()]
-            )));
-        }
-        let count = field(fields[0], "COUNT", 0, u32::MAX as i64).map_err(at)?;
-        let forward = field(fields[1], "FORWARD", -100, 100).map_err(at)?;
-        let strafe = field(fields[2], "STRAFE", -100, 100).map_err(at)?;
-        let turn = field(fields[3], "TURN", -MAX_TURN, MAX_TURN).map_err(at)?;
-        // The ranges above are inside Input's, so nothing is clamped.
-        runs.push((
-            count as u32,
-            Input::new(forward as i32, strafe as i32, turn as i32),
-        ));
     }
     Ok(runs)
-}
-
-/// One whole number within `min..=max`.
-fn field(text: &str, what: &str, min: i64, max: i64) -> Result<i64, String> {
-    let n: i64 = match text.parse() {
-        Ok(n) => n,
-        // Digits that overflow i64 are a number, just far out of range.
-        Err(_) if is_integer_text(text) => {
-            return Err(format!("{what} {text} is out of range ({min} to {max})"))
-        }
-        Err(_) => return Err(format!("{what} must be a whole number, not `{text}`")),
-    };
-    if what == "COUNT" && n < 0 {
-        return Err(format!("COUNT {n} is negative: it is a number of ticks"));
-    }
-    if n < min || n > max {
-        return Err(format!("{what} {n} is out of range ({min} to {max})"));
-    }
-    Ok(n)
-}
-
-fn is_integer_text(text: &str) -> bool {
-    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
-    !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Total ticks in a demo.

@@ -58,57 +58,8 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::math::Fx;
-    use engine::math::{Angle, Vec2};
+    use engine::math::{Angle, Fx, Vec2};
     use engine::world::SectorId;
-
-    fn exact(bits: i32) -> String {
-        Exact(Fx::from_bits(bits)).to_string()
-    }
-
-    #[test]
-    fn whole_numbers_have_no_point() {
-        assert_eq!(exact(0), "0");
-        assert_eq!(exact(128 << 16), "128");
-        assert_eq!(exact(-(5 << 16)), "-5");
-    }
-
-    #[test]
-    fn fractions_are_exact() {
-        assert_eq!(exact(0x8000), "0.5");
-        assert_eq!(exact(-0x8000), "-0.5");
-        assert_eq!(exact(1), "0.0000152587890625");
-        assert_eq!(exact(-1), "-0.0000152587890625");
-        assert_eq!(exact(0xFFFF), "0.9999847412109375");
-        // 0.1 as 16.16 is 6554/65536.
-        assert_eq!(exact(6554), "0.100006103515625");
-        assert_eq!(exact((3 << 16) + 0x2000), "3.125");
-    }
-
-    #[test]
-    fn the_extremes() {
-        assert_eq!(exact(i32::MAX), "32767.9999847412109375");
-        assert_eq!(exact(i32::MIN), "-32768");
-    }
-
-    #[test]
-    fn exact_agrees_with_f64_for_every_kind_of_value() {
-        // Every 16.16 value is an exact f64, so parsing the text must give
-        // back the very same bits.
-        for bits in [
-            1,
-            -1,
-            6554,
-            0x7FFF_FFFF,
-            -0x7FFF_FFFF,
-            123_456_789,
-            -987_654,
-        ] {
-            let text = exact(bits);
-            let back: f64 = text.parse().unwrap();
-            assert_eq!(back, Fx::from_bits(bits).to_num::<f64>(), "{text}");
-        }
-    }
 
     #[test]
     fn a_line_has_the_keys_in_order() {

@@ -26,6 +26,8 @@
 //!   (sub-steps, push-out, knee and head checks, portal tracking).
 //! * [`game`]: the fixed-tick simulation. [`game::Game::tick`] takes one
 //!   tick of input; time is passed in by calling it, never read.
+//! * [`demo`]: demo lines (`COUNT FORWARD STRAFE TURN`), the scripted
+//!   input every frontend plays and records.
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.
 //! * [`render`]: one ray per screen column through the sector graph,
@@ -48,6 +50,7 @@
 
 pub mod collide;
 pub mod config;
+pub mod demo;
 pub mod format;
 pub mod game;
 pub mod math;

@@ -104,6 +104,25 @@ mod tests {
     }
 
     #[test]
+    fn exact_agrees_with_f64_for_every_kind_of_value() {
+        // Every 16.16 value is an exact f64, so parsing the text must give
+        // back the very same bits.
+        for bits in [
+            1,
+            -1,
+            6554,
+            0x7FFF_FFFF,
+            -0x7FFF_FFFF,
+            123_456_789,
+            -987_654,
+        ] {
+            let text = exact(bits);
+            let back: f64 = text.parse().unwrap();
+            assert_eq!(back, Fx::from_bits(bits).to_num::<f64>(), "{text}");
+        }
+    }
+
+    #[test]
     fn a_line_has_the_keys_in_order() {
         let state = PlayerState {
             tick: 7,

@@ -26,6 +26,7 @@ pub mod inspect;
 pub mod text;
 pub mod texture;
 pub mod wad;
+pub mod walk;
 
 use std::path::Path;
 

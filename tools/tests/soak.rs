@@ -185,35 +185,9 @@ fn crosses(p: (f64, f64), q: (f64, f64), w: &Wall) -> bool {
         && ((d3 > eps && d4 < -eps) || (d3 < -eps && d4 > eps))
 }
 
-/// A seeded walk that runs at walls and into corners: runs of full speed
-/// with some strafing, sharp turns between them.
+/// The soak's walk: [`tools::walk::seeded`].
 fn walk(seed: u64, ticks: usize) -> Vec<Input> {
-    let mut s = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        s
-    };
-    let mut out = Vec::with_capacity(ticks);
-    while out.len() < ticks {
-        let r = next();
-        let run = 5 + (r % 60) as usize;
-        let input = match r >> 8 & 7 {
-            0 => Input::new(0, 0, ((r >> 16) % 91) as i32 - 45),
-            1 => Input::new(-100, ((r >> 16) % 201) as i32 - 100, 0),
-            2 => Input::new(100, 100, ((r >> 24) % 7) as i32 - 3),
-            3 => Input::new(100, -100, ((r >> 24) % 7) as i32 - 3),
-            _ => Input::new(
-                100,
-                ((r >> 16) % 61) as i32 - 30,
-                ((r >> 24) % 5) as i32 - 2,
-            ),
-        };
-        out.extend(std::iter::repeat_n(input, run));
-    }
-    out.truncate(ticks);
-    out
+    tools::walk::seeded(seed, ticks)
 }
 
 #[derive(Default)]

@@ -32,6 +32,7 @@
 //! what does not fit is dropped and counted in [`RenderStats`].
 
 mod draw;
+pub mod font;
 pub mod frame;
 mod light;
 mod portal;
