@@ -67,7 +67,8 @@ OPTIONS:
     --frames N          stop after N frames; headless, one tick each
                         (default: the key script's quit step, else the
                         demo's length, else 1); in a window, N shown
-                        frames (default: until Esc)
+                        frames (default: until Esc); with --timedemo,
+                        frames per run (default 500)
     --screenshot FILE   write the last frame to FILE as an RGB PNG
     --script-keys FILE  press keys at given ticks, for tests: each line is
                         `STEP KEY down`, `STEP KEY up` or `STEP quit`
@@ -75,6 +76,17 @@ OPTIONS:
                         settings file); `quit` ends the run after STEP steps
     --config FILE       read settings from FILE instead (written with the
                         defaults if missing)
+    --timedemo          benchmark the renderer: no window, no blit, no
+                        PNG; render --frames frames (default 500) from a
+                        fixed, seeded set of viewpoints (the player starts
+                        and points sampled inside the map, all facings) at
+                        --width x --height, --runs times (default 5), and
+                        print microseconds per frame and frames per second
+                        per run and their median, min and max:
+                        `timedemo: MAP WxH: N frames, median X µs/frame
+                        (min A, max B over R runs), Y fps`
+    --runs R            timedemo runs, 1 to 1000 (default 5)
+    --seed S            timedemo viewpoint seed (default 1)
     --width W           render width in pixels (default 320, at most 1024)
     --height H          render height in pixels (default 200, at most 768)
     --scale N           window size: N times the picture, 1 to 8
@@ -134,6 +146,12 @@ pub struct Args {
     pub fps_cap: Option<u32>,
     /// `--mouse`: turn with the mouse.
     pub mouse: bool,
+    /// `--timedemo`: benchmark the renderer (see [`crate::timedemo`]).
+    pub timedemo: bool,
+    /// `--runs`: timedemo runs.
+    pub runs: Option<u32>,
+    /// `--seed`: the timedemo's viewpoint seed.
+    pub seed: Option<u64>,
 }
 
 impl Default for Args {
@@ -156,6 +174,9 @@ impl Default for Args {
             aspect: false,
             fps_cap: None,
             mouse: false,
+            timedemo: false,
+            runs: None,
+            seed: None,
         }
     }
 }
@@ -212,6 +233,9 @@ where
             "--headless" => no_value(&mut out.headless)?,
             "--aspect" => no_value(&mut out.aspect)?,
             "--mouse" => no_value(&mut out.mouse)?,
+            "--timedemo" => no_value(&mut out.timedemo)?,
+            "--runs" => out.runs = Some(number(name, &value(name)?, 1, MAX_RUNS as u64)? as u32),
+            "--seed" => out.seed = Some(number(name, &value(name)?, 0, u64::MAX)?),
             "--map" => out.map = Some(value(name)?.into()),
             "--warp" => out.warp = Some(value(name)?.to_string_lossy().into_owned()),
             "--iwad" => out.iwad = Some(value(name)?.into()),
@@ -240,7 +264,46 @@ where
             _ => return Err(format!("unexpected argument {name} (try --help)")),
         }
     }
+    check_timedemo(&out)?;
     Ok(Command::Run(out))
+}
+
+/// Most `--runs`.
+pub const MAX_RUNS: u32 = 1000;
+
+/// `--timedemo` renders fixed viewpoints and shows nothing: the flags that
+/// play, show or write a session make no sense with it, and its own flags
+/// make no sense without it.
+fn check_timedemo(a: &Args) -> Result<(), String> {
+    if !a.timedemo {
+        if a.runs.is_some() {
+            return Err("--runs goes with --timedemo".into());
+        }
+        if a.seed.is_some() {
+            return Err("--seed goes with --timedemo".into());
+        }
+        return Ok(());
+    }
+    let conflicts = [
+        ("--demo", a.demo.is_some()),
+        ("--record", a.record.is_some()),
+        ("--trace", a.trace.is_some()),
+        ("--screenshot", a.screenshot.is_some()),
+        ("--script-keys", a.script_keys.is_some()),
+        ("--scale", a.scale.is_some()),
+        ("--aspect", a.aspect),
+        ("--fps-cap", a.fps_cap.is_some()),
+        ("--mouse", a.mouse),
+    ];
+    if let Some((flag, _)) = conflicts.iter().find(|(_, set)| *set) {
+        return Err(format!(
+            "--timedemo renders fixed viewpoints without a window: it takes no {flag}"
+        ));
+    }
+    if a.frames == Some(0) {
+        return Err("--timedemo needs at least one frame (--frames 1 or more)".into());
+    }
+    Ok(())
 }
 
 /// A whole number in `min..=max`.
@@ -341,6 +404,78 @@ mod tests {
     }
 
     #[test]
+    fn the_timedemo_flags() {
+        let a = run(&["--timedemo"]).unwrap();
+        assert!(a.timedemo);
+        assert_eq!((a.frames, a.runs, a.seed), (None, None, None));
+        assert_eq!((a.width, a.height), (320, 200));
+        let a = run(&[
+            "--timedemo",
+            "--map",
+            "freedoom1.wad",
+            "--warp=E1M1",
+            "--frames",
+            "200",
+            "--runs=3",
+            "--seed",
+            "42",
+            "--width",
+            "640",
+            "--height=400",
+            "--headless",
+            "--iwad",
+            "doom.wad",
+            "--config",
+            "x.cfg",
+        ])
+        .unwrap();
+        assert!(a.timedemo && a.headless);
+        assert_eq!((a.frames, a.runs, a.seed), (Some(200), Some(3), Some(42)));
+        assert_eq!((a.width, a.height), (640, 400));
+        assert_eq!(a.warp.as_deref(), Some("E1M1"));
+        assert_eq!(a.map, Some(PathBuf::from("freedoom1.wad")));
+        let e = |args: &[&str]| run(args).unwrap_err();
+        assert_eq!(e(&["--timedemo=yes"]), "--timedemo takes no value");
+        assert_eq!(e(&["--runs", "3"]), "--runs goes with --timedemo");
+        assert_eq!(e(&["--seed", "3"]), "--seed goes with --timedemo");
+        assert_eq!(
+            e(&["--timedemo", "--runs", "0"]),
+            "--runs must be from 1 to 1000, not 0"
+        );
+        assert_eq!(
+            e(&["--timedemo", "--seed", "x"]),
+            "--seed takes a whole number, not `x`"
+        );
+        assert_eq!(
+            e(&["--timedemo", "--frames", "0"]),
+            "--timedemo needs at least one frame (--frames 1 or more)"
+        );
+        for flag in [
+            &["--demo", "d"][..],
+            &["--record", "r"],
+            &["--trace", "t"],
+            &["--screenshot", "s.png"],
+            &["--script-keys", "k"],
+            &["--scale", "2"],
+            &["--aspect"],
+            &["--fps-cap", "60"],
+            &["--mouse"],
+        ] {
+            let mut args = vec!["--timedemo"];
+            args.extend_from_slice(flag);
+            assert_eq!(
+                e(&args),
+                format!(
+                    "--timedemo renders fixed viewpoints without a window: it takes no {}",
+                    flag[0]
+                )
+            );
+        }
+        // --help still wins.
+        assert_eq!(parse(["--help", "--timedemo"]), Ok(Command::Help));
+    }
+
+    #[test]
     fn help_wins_wherever_it_is() {
         assert_eq!(parse(["--frames", "3", "--help"]), Ok(Command::Help));
         assert_eq!(parse(["-h"]), Ok(Command::Help));
@@ -405,6 +540,9 @@ mod tests {
             "--aspect",
             "--fps-cap",
             "--mouse",
+            "--timedemo",
+            "--runs",
+            "--seed",
         ] {
             assert!(USAGE.contains(flag), "{flag} missing from USAGE");
         }

@@ -16,6 +16,7 @@
 //! * [`trace`]: the per-tick JSON lines;
 //! * [`inspect`]: noclip and fly; [`automap`]: the map overlay;
 //! * [`headless`]: the window-free run (opens no window);
+//!   [`timedemo`]: the renderer's benchmark (no window either);
 //! * [`window`]: the `minifb` window and the 35 Hz clock;
 //!   [`display`]: scaling, the aspect mode, the screen and the pointer;
 //! * [`font`]: the readout's bitmap font;
@@ -39,6 +40,7 @@ pub mod record;
 pub mod screenshot;
 pub mod script;
 pub mod session;
+pub mod timedemo;
 pub mod trace;
 pub mod window;
 

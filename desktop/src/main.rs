@@ -12,7 +12,7 @@ use desktop::script::{parse_script, quit_step};
 use desktop::session::{Session, Setup};
 use desktop::trace::Trace;
 use desktop::window::WindowSetup;
-use desktop::{headless, maps, trace, window};
+use desktop::{headless, maps, timedemo, trace, window};
 use engine::game::Game;
 use engine::world::Level;
 
@@ -80,6 +80,21 @@ fn run(args: &Args) -> Result<(), String> {
     };
     let level = Level::load(&map.bytes)
         .map_err(|e| error(format!("the map `{}` does not load: {e}", map.title)))?;
+
+    if args.timedemo {
+        // No window, no settings, no session: the renderer alone.
+        let opts = timedemo::Options {
+            title: map.title.clone(),
+            width: args.width,
+            height: args.height,
+            frames: args.frames.unwrap_or(timedemo::DEFAULT_FRAMES),
+            runs: args.runs.unwrap_or(timedemo::DEFAULT_RUNS),
+            seed: args.seed.unwrap_or(timedemo::DEFAULT_SEED),
+        };
+        let mut out = std::io::stdout().lock();
+        timedemo::run(level, &opts, &mut out).map_err(error)?;
+        return Ok(());
+    }
 
     if !args.headless {
         window::check_display().map_err(error)?;

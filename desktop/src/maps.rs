@@ -58,6 +58,10 @@ pub fn load(
     iwad: Option<&Path>,
     progress: &mut dyn Write,
 ) -> Result<(MapFile, Vec<String>), String> {
+    // Bare WAD names are looked up where source ports look for them.
+    let found_path = path.map(tools::find_wad);
+    let found_iwad = iwad.map(tools::find_wad);
+    let (path, iwad) = (found_path.as_deref(), found_iwad.as_deref());
     let (path, iwad) = match (path, iwad) {
         // `--iwad doom2.wad --warp 7`: play the IWAD itself.
         (None, Some(i)) => (Some(i), None),

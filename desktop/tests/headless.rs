@@ -323,3 +323,80 @@ fn without_a_display_the_window_suggests_headless() {
     let err = stderr(&out);
     assert!(err.contains("--headless"), "{err}");
 }
+
+#[test]
+fn a_timedemo_prints_its_runs_and_a_summary_without_a_display() {
+    let out = Command::new(BIN)
+        .args([
+            "--timedemo",
+            "--map",
+            data("two_rooms.map").to_str().unwrap(),
+            "--frames",
+            "20",
+            "--runs",
+            "3",
+            "--width",
+            "160",
+            "--height",
+            "100",
+        ])
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY")
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let lines = stdout_lines(&out);
+    assert_eq!(lines.len(), 6, "{lines:?}");
+    assert_eq!(
+        lines[0],
+        "timedemo: two_rooms 160x100: 64 viewpoints (1 player start, 63 sampled; seed 1), \
+         20 frames x 3 runs"
+    );
+    for (i, line) in lines[1..4].iter().enumerate() {
+        let head = format!("timedemo: run {}/3: 20 frames in ", i + 1);
+        assert!(line.starts_with(&head) && line.ends_with(" fps"), "{line}");
+    }
+    assert!(
+        lines[4].starts_with("timedemo: per frame: "),
+        "{}",
+        lines[4]
+    );
+    // The summary: `timedemo: MAP WxH: N frames, median X µs/frame (min A,
+    // max B over R runs), Y fps`.
+    let summary = lines.last().unwrap();
+    let rest = summary
+        .strip_prefix("timedemo: two_rooms 160x100: 20 frames, median ")
+        .unwrap_or_else(|| panic!("{summary}"));
+    let (median, rest) = rest.split_once(" µs/frame (min ").unwrap();
+    let (min, rest) = rest.split_once(", max ").unwrap();
+    let (max, rest) = rest.split_once(" over 3 runs), ").unwrap();
+    let fps = rest.strip_suffix(" fps").unwrap();
+    let [median, min, max, fps]: [f64; 4] =
+        [median, min, max, fps].map(|v| v.parse().unwrap_or_else(|_| panic!("{summary}")));
+    assert!(min <= median && median <= max && min > 0.0, "{summary}");
+    // (fps from the unrounded median.)
+    assert!((fps * median / 1e6 - 1.0).abs() < 1e-3, "{summary}");
+    // Nothing is written: no screenshot, no trace.
+    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_timedemo_with_a_seed_renders_the_same_frames() {
+    let args = |seed: &str| {
+        let out = ok(&[
+            "--timedemo",
+            "--map",
+            data("two_rooms.map").to_str().unwrap(),
+            "--frames",
+            "64",
+            "--runs",
+            "1",
+            "--seed",
+            seed,
+        ]);
+        // The renderer's figures depend only on the frames drawn.
+        stdout_lines(&out)[2].clone()
+    };
+    assert_eq!(args("5"), args("5"));
+    assert_ne!(args("5"), args("6"));
+}

@@ -165,3 +165,20 @@ pub fn compile_wad_map(
         warnings,
     })
 }
+
+/// Where a WAD given by bare name (no directory, such as `freedoom2.wad`)
+/// is, as the source ports look: the current directory, `$DOOMWADDIR`,
+/// then the directories distributions install IWADs in
+/// ([`text::WAD_DIRS`]). Paths with a directory are returned as they are.
+pub fn find_wad(path: &Path) -> std::path::PathBuf {
+    let name = path.to_string_lossy();
+    if path.is_file() || name.contains(['/', '\\']) {
+        return path.to_path_buf();
+    }
+    let env = std::env::var_os("DOOMWADDIR").map(std::path::PathBuf::from);
+    env.into_iter()
+        .chain(text::WAD_DIRS.iter().map(std::path::PathBuf::from))
+        .map(|dir| dir.join(path))
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| path.to_path_buf())
+}

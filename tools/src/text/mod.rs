@@ -73,6 +73,8 @@ mod lower;
 pub mod number;
 mod parse;
 
+pub use lower::WAD_DIRS;
+
 use crate::build::BuildOptions;
 use crate::{Diagnostics, Output};
 

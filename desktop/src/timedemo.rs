@@ -1,0 +1,420 @@
+//! `--timedemo`: the renderer's benchmark. No window, no blit, no PNG: it
+//! renders frames of a map from a fixed, seeded set of viewpoints into a
+//! buffer that is never shown, and prints microseconds per frame and
+//! frames per second over several runs.
+//!
+//! The viewpoints ([`viewpoints`]) are every player start and points
+//! sampled inside the map: random points of the map's bounding box, kept
+//! when they are inside a sector the player fits in (ceiling at least
+//! 56 above the floor), with the eye 41 above the floor and a random
+//! facing. The same map and seed always give the same viewpoints, so runs
+//! on different builds and machines render the same frames.
+//!
+//! Each run renders `frames` frames, cycling through the viewpoints, with
+//! [`render_game_from`] (the map's decorations and its pushable bodies as
+//! sprites, into `u32` pixels through the map's light table); only the
+//! rendering loop is timed, not loading, compiling or the warm-up pass
+//! (every viewpoint rendered once before the first run). Times are wall
+//! time, so other programs busy on the same core show in them: compare
+//! runs on a quiet machine, and the min as well as the median. The output
+//! (see [`summary_line`]) is a stable interface: `scripts/bench` parses
+//! it.
+
+use std::io::Write;
+use std::time::Instant;
+
+use engine::config::player;
+use engine::game::Game;
+use engine::math::{Angle, Fx, Vec2};
+use engine::render::{render_game_from, Camera, Frame, RenderStats};
+use engine::world::Level;
+
+/// Frames per run when `--frames` does not say.
+pub const DEFAULT_FRAMES: u64 = 500;
+/// Runs when `--runs` does not say.
+pub const DEFAULT_RUNS: u32 = 5;
+/// The sampling seed when `--seed` does not say.
+pub const DEFAULT_SEED: u64 = 1;
+/// How many viewpoints to aim for, player starts included.
+pub const VIEWPOINTS: usize = 64;
+/// Random points tried per viewpoint wanted before giving up (a map whose
+/// sectors fill little of its bounding box gets fewer viewpoints).
+pub const TRIES_PER_VIEWPOINT: usize = 200;
+
+/// The fixed views of one map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Viewpoints {
+    /// Player starts first, then the sampled points.
+    pub cameras: Vec<Camera>,
+    /// How many of `cameras` are player starts.
+    pub starts: usize,
+}
+
+/// A small, fast, seeded generator (xorshift64*): the same numbers on
+/// every machine, no dependency.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator for `seed` (any value, zero included).
+    pub fn new(seed: u64) -> Rng {
+        // SplitMix64's finaliser spreads nearby seeds apart; `| 1` keeps
+        // the state non-zero.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        let mut s = self.0;
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        self.0 = s;
+        s.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// A number in `lo..hi` (`lo` if the range is empty).
+    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
+        if hi <= lo {
+            return lo;
+        }
+        let span = (hi - lo) as u64;
+        lo + (self.next_u64() % span) as i64
+    }
+}
+
+/// The camera at the player's eye height (41) above the floor of the
+/// sector at `pos`, facing `angle`; `None` outside every sector.
+fn camera_at(level: &Level<'_>, pos: Vec2, angle: Angle) -> Option<(Camera, Fx)> {
+    let sector = level.locate(pos)?;
+    let s = level.sector(sector);
+    let camera = Camera {
+        pos,
+        eye_z: s.floor + player::EYE_HEIGHT,
+        angle,
+        sector,
+    };
+    Some((camera, s.ceiling - s.floor))
+}
+
+/// The viewpoints of `level` for `seed`: every player start (facing its
+/// own angle), then up to `count` in all sampled points (see the module
+/// docs), each with a random facing to 1/65536 of a degree. Deterministic.
+pub fn viewpoints(level: &Level<'_>, count: usize, seed: u64) -> Viewpoints {
+    let map = level.map();
+    let mut cameras = Vec::with_capacity(count);
+    for t in map.things() {
+        if t.kind == engine::format::kind::PLAYER_START {
+            let at = Vec2::new(t.x, t.y);
+            if let Some((c, _)) = camera_at(level, at, Angle::from_degrees(t.angle)) {
+                cameras.push(c);
+            }
+        }
+    }
+    let starts = cameras.len();
+    let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
+    for i in 0..map.vertex_count() {
+        let v = map.vertex(i);
+        let (x, y) = (v.x.to_bits(), v.y.to_bits());
+        lo = (lo.0.min(x), lo.1.min(y));
+        hi = (hi.0.max(x), hi.1.max(y));
+    }
+    if lo.0 > hi.0 {
+        return Viewpoints { cameras, starts };
+    }
+    let mut rng = Rng::new(seed);
+    let full_turn = i64::from(Fx::from_num(360).to_bits());
+    let mut tries = count.saturating_mul(TRIES_PER_VIEWPOINT);
+    while cameras.len() < count && tries > 0 {
+        tries -= 1;
+        // Every draw is made whether or not the point is kept, so the
+        // sequence depends only on the seed.
+        let x = rng.range(i64::from(lo.0), i64::from(hi.0)) as i32;
+        let y = rng.range(i64::from(lo.1), i64::from(hi.1)) as i32;
+        let a = rng.range(0, full_turn) as i32;
+        let pos = Vec2::new(Fx::from_bits(x), Fx::from_bits(y));
+        let angle = Angle::from_degrees(Fx::from_bits(a));
+        if let Some((c, room)) = camera_at(level, pos, angle) {
+            if room >= player::HEIGHT {
+                cameras.push(c);
+            }
+        }
+    }
+    Viewpoints { cameras, starts }
+}
+
+/// What to run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The map's name, for the output (`E1M1`, `e1_hangar`).
+    pub title: String,
+    /// Frame size.
+    pub width: usize,
+    /// Frame size.
+    pub height: usize,
+    /// Frames per run.
+    pub frames: u64,
+    /// Runs.
+    pub runs: u32,
+    /// The viewpoint seed.
+    pub seed: u64,
+}
+
+/// What a timedemo measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Microseconds per frame of each run, in run order (wall time).
+    pub per_run: Vec<f64>,
+    /// Renderer figures over one run's frames (the same in every run).
+    pub stats: RenderStats,
+    /// The viewpoints' count.
+    pub viewpoints: usize,
+}
+
+impl Summary {
+    /// The median of [`Summary::per_run`] (the mean of the middle two
+    /// for an even count).
+    pub fn median(&self) -> f64 {
+        median(&self.per_run)
+    }
+}
+
+/// The median of `v` (0 for none).
+pub fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    match s.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => s[n / 2],
+        n => (s[n / 2 - 1] + s[n / 2]) / 2.0,
+    }
+}
+
+/// The last line a timedemo prints, the one other programs read:
+///
+/// `timedemo: MAP WxH: N frames, median X µs/frame (min A, max B over R runs), Y fps`
+///
+/// (`X`, `A`, `B` with two decimals; `Y`, frames per second at the
+/// median, whole.)
+pub fn summary_line(opts: &Options, s: &Summary) -> String {
+    let med = s.median();
+    let min = s.per_run.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = s.per_run.iter().copied().fold(0.0, f64::max);
+    let fps = if med > 0.0 { 1e6 / med } else { f64::INFINITY };
+    format!(
+        "timedemo: {} {}x{}: {} frames, median {med:.2} µs/frame (min {min:.2}, max {max:.2} over {} runs), {fps:.0} fps",
+        opts.title,
+        opts.width,
+        opts.height,
+        opts.frames,
+        s.per_run.len()
+    )
+}
+
+/// Runs the timedemo on `level` as `opts` say, printing a header line,
+/// one line per run, the renderer's figures per frame and
+/// [`summary_line`] to `out`.
+pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summary, String> {
+    let io = |e: std::io::Error| format!("cannot write the timedemo's output: {e}");
+    let views = viewpoints(&level, VIEWPOINTS, opts.seed);
+    if views.cameras.is_empty() {
+        return Err(format!(
+            "the map `{}` has no viewpoint: no player start and no sector the player fits in",
+            opts.title
+        ));
+    }
+    let shades = crate::shades_for(&level);
+    let game = Game::new(level);
+    let (w, h) = (opts.width, opts.height);
+    let mut pixels = vec![0u32; w * h];
+    let mut frame =
+        Frame::new(&mut pixels, w, h, w).ok_or_else(|| format!("cannot render at {w}x{h}"))?;
+    writeln!(
+        out,
+        "timedemo: {} {w}x{h}: {} viewpoints ({} player start{}, {} sampled; seed {}), {} frames x {} runs",
+        opts.title,
+        views.cameras.len(),
+        views.starts,
+        if views.starts == 1 { "" } else { "s" },
+        views.cameras.len() - views.starts,
+        opts.seed,
+        opts.frames,
+        opts.runs,
+    )
+    .map_err(io)?;
+
+    // Warm-up, untimed: every viewpoint once (caches, page faults).
+    for camera in &views.cameras {
+        render_game_from(&game, camera, &shades, &mut frame);
+    }
+    let n = opts.frames.max(1) as f64;
+    let mut per_run = Vec::with_capacity(opts.runs as usize);
+    let mut stats = RenderStats::default();
+    for r in 0..opts.runs {
+        let mut run_stats = RenderStats::default();
+        let start = Instant::now();
+        for (_, camera) in (0..opts.frames).zip(views.cameras.iter().cycle()) {
+            let s = render_game_from(&game, camera, &shades, &mut frame);
+            add(&mut run_stats, &s);
+        }
+        let took = start.elapsed();
+        std::hint::black_box(frame.pixels_mut());
+        let us = took.as_secs_f64() * 1e6 / n;
+        per_run.push(us);
+        stats = run_stats;
+        writeln!(
+            out,
+            "timedemo: run {}/{}: {} frames in {:.3} ms: {us:.2} µs/frame, {:.0} fps",
+            r + 1,
+            opts.runs,
+            opts.frames,
+            took.as_secs_f64() * 1e3,
+            if us > 0.0 { 1e6 / us } else { f64::INFINITY },
+        )
+        .map_err(io)?;
+    }
+    let summary = Summary {
+        per_run,
+        stats,
+        viewpoints: views.cameras.len(),
+    };
+    writeln!(
+        out,
+        "timedemo: per frame: {:.1} walls tested, {:.1} portals crossed, {:.1} sprites drawn, {:.2} columns truncated",
+        f64::from(stats.walls_tested) / n,
+        f64::from(stats.portals_crossed) / n,
+        f64::from(stats.sprites_drawn) / n,
+        f64::from(stats.columns_truncated) / n,
+    )
+    .map_err(io)?;
+    writeln!(out, "{}", summary_line(opts, &summary)).map_err(io)?;
+    Ok(summary)
+}
+
+fn add(total: &mut RenderStats, s: &RenderStats) {
+    total.portals_crossed = total.portals_crossed.saturating_add(s.portals_crossed);
+    total.walls_tested = total.walls_tested.saturating_add(s.walls_tested);
+    total.columns_truncated = total.columns_truncated.saturating_add(s.columns_truncated);
+    total.sprites_drawn = total.sprites_drawn.saturating_add(s.sprites_drawn);
+    total.sprites_dropped = total.sprites_dropped.saturating_add(s.sprites_dropped);
+    total.masked_dropped = total.masked_dropped.saturating_add(s.masked_dropped);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TWO_ROOMS: &str = include_str!("../tests/data/two_rooms.map");
+
+    fn level_bytes() -> Vec<u8> {
+        tools::compile_source(TWO_ROOMS, "t").unwrap().bytes
+    }
+
+    #[test]
+    fn the_generator_is_fixed() {
+        let mut a = Rng::new(1);
+        let mut b = Rng::new(1);
+        let first: Vec<u64> = (0..4).map(|_| a.next_u64()).collect();
+        assert_eq!(first, (0..4).map(|_| b.next_u64()).collect::<Vec<_>>());
+        // Pinned: the viewpoints of every map depend on these numbers.
+        assert_eq!(Rng::new(0).next_u64(), Rng::new(0).next_u64());
+        assert_ne!(Rng::new(0).next_u64(), Rng::new(1).next_u64());
+        let mut r = Rng::new(7);
+        for _ in 0..1000 {
+            let v = r.range(-5, 5);
+            assert!((-5..5).contains(&v));
+        }
+        assert_eq!(r.range(3, 3), 3);
+    }
+
+    #[test]
+    fn viewpoints_are_the_same_for_a_seed() {
+        let bytes = level_bytes();
+        let level = Level::load(&bytes).unwrap();
+        let a = viewpoints(&level, 32, 1);
+        let b = viewpoints(&level, 32, 1);
+        assert_eq!(a, b);
+        assert_eq!(a.cameras.len(), 32);
+        assert_ne!(a, viewpoints(&level, 32, 2));
+        // A longer list starts with the shorter one.
+        let longer = viewpoints(&level, 48, 1);
+        assert_eq!(longer.cameras[..32], a.cameras[..]);
+    }
+
+    #[test]
+    fn viewpoints_start_at_the_player_start_and_stay_inside() {
+        let bytes = level_bytes();
+        let level = Level::load(&bytes).unwrap();
+        let v = viewpoints(&level, 40, 9);
+        assert_eq!(v.starts, 1);
+        let start = Game::new(level).camera();
+        assert_eq!(
+            (v.cameras[0].pos, v.cameras[0].angle),
+            (start.pos, start.angle)
+        );
+        assert_eq!(v.cameras[0].eye_z, start.eye_z);
+        let mut angles = std::collections::BTreeSet::new();
+        for c in &v.cameras {
+            assert_eq!(level.locate(c.pos), Some(c.sector));
+            let s = level.sector(c.sector);
+            assert!(s.ceiling - s.floor >= player::HEIGHT);
+            assert_eq!(c.eye_z, s.floor + player::EYE_HEIGHT);
+            angles.insert(c.angle.degrees().to_num::<i32>() / 90);
+        }
+        // All directions: every quadrant is faced.
+        assert_eq!(angles.len(), 4);
+    }
+
+    #[test]
+    fn a_run_prints_one_line_per_run_and_the_summary() {
+        let bytes = level_bytes();
+        let level = Level::load(&bytes).unwrap();
+        let opts = Options {
+            title: "two_rooms".into(),
+            width: 64,
+            height: 40,
+            frames: 10,
+            runs: 3,
+            seed: 1,
+        };
+        let mut out = Vec::new();
+        let s = run(level, &opts, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + 3 + 1 + 1, "{text}");
+        assert!(lines[0].starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs"), "{text}");
+        assert!(
+            lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
+            "{text}"
+        );
+        assert!(lines[4].starts_with("timedemo: per frame: "), "{text}");
+        assert_eq!(s.per_run.len(), 3);
+        assert_eq!(lines[lines.len() - 1], summary_line(&opts, &s));
+    }
+
+    #[test]
+    fn the_summary_line_is_stable() {
+        let opts = Options {
+            title: "E1M1".into(),
+            width: 320,
+            height: 200,
+            frames: 500,
+            runs: 3,
+            seed: 1,
+        };
+        let s = Summary {
+            per_run: vec![250.0, 200.0, 400.0],
+            stats: RenderStats::default(),
+            viewpoints: 64,
+        };
+        assert_eq!(
+            summary_line(&opts, &s),
+            "timedemo: E1M1 320x200: 500 frames, median 250.00 µs/frame (min 200.00, max 400.00 over 3 runs), 4000 fps"
+        );
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&[]), 0.0);
+    }
+}
