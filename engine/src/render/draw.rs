@@ -1,16 +1,14 @@
-//! Pixels, and nothing else: fills of one vertical run in one column.
+//! Pixels, and nothing else: fills of one vertical run in one column, and
+//! of one horizontal span of a 64x64 flat.
 //!
 //! Each fill takes a small `Copy` job and the frame's pixel slice. The run's
 //! bounds are proven once, by taking the sub-slice from its first to its
 //! last pixel; the loop then steps down it by the stride with no further
 //! checks on the frame, no division and no trait objects. Per pixel a
-//! texture fill does adds, shifts, at most three multiplies (floors) and
-//! table lookups; texture rows step by a fixed-point increment and wrap
-//! with one compare and subtract, whatever the texture's height.
+//! texture fill does adds, shifts and table lookups; texture rows step by
+//! a fixed-point increment and wrap with a mask (power-of-two heights, the
+//! usual case) or one compare and subtract, whatever the texture's height.
 
-use super::frame::Pixel;
-use super::light;
-use super::shade::Shades;
 use crate::format::{texture_flag, TextureView};
 
 /// Fills `table[r]` with `focal / |r + 0.5 - height / 2|` in 16.16 bits
@@ -40,49 +38,6 @@ pub(crate) struct FlatRun<P> {
     pub pixel: P,
 }
 
-/// An untextured floor or ceiling run: one palette colour, light per row
-/// from the reciprocal table.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct PlaneRun {
-    /// Column.
-    pub x: usize,
-    /// First row.
-    pub y0: usize,
-    /// One past the last row.
-    pub y1: usize,
-    /// Palette index.
-    pub color: u8,
-    /// The sector's light number.
-    pub light: usize,
-    /// `|plane height - eye height|`, 16.16 bits.
-    pub height: u64,
-}
-
-/// A textured floor or ceiling run. Row `y` lies at depth
-/// `t = height * recip[y]` and shows the map point `(px, py) + t * D`,
-/// with `D` the column's ray: `(px + du * recip[y], py + dv * recip[y])`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub(crate) struct TexPlaneRun {
-    /// Column.
-    pub x: usize,
-    /// First row.
-    pub y0: usize,
-    /// One past the last row.
-    pub y1: usize,
-    /// The sector's light number.
-    pub light: usize,
-    /// `|plane height - eye height|`, 16.16 bits (below 2^33).
-    pub height: u64,
-    /// Camera position, 16.16 bits.
-    pub px: i64,
-    /// Camera position, 16.16 bits.
-    pub py: i64,
-    /// `D.x * height`, 16.16 bits (below 2^34 in magnitude).
-    pub du: i64,
-    /// `D.y * height`, 16.16 bits (below 2^34 in magnitude).
-    pub dv: i64,
-}
-
 /// A texture column tiled down rows `[y0, y1)`: the first row shows
 /// texel row `frac >> 16`, each next row `step` further, wrapping at
 /// `wrap` (the texture's height in 16.16). `frac < wrap`, `step < wrap`,
@@ -109,12 +64,18 @@ impl ColumnRun {
     /// (positive) per row.
     pub(crate) fn tiled(x: usize, y0: usize, y1: usize, v0: i64, step: i64, height: u16) -> Self {
         let wrap = (height.max(1) as i64) << 16;
+        // Powers of two (most textures) wrap with a mask.
+        let (frac, step) = if height.is_power_of_two() {
+            (v0 & (wrap - 1), step & (wrap - 1))
+        } else {
+            (v0.rem_euclid(wrap), step.rem_euclid(wrap))
+        };
         ColumnRun {
             x,
             y0,
             y1,
-            frac: v0.rem_euclid(wrap) as u32,
-            step: step.rem_euclid(wrap) as u32,
+            frac: frac as u32,
+            step: step as u32,
             wrap: wrap as u32,
         }
     }
@@ -136,6 +97,21 @@ pub(crate) struct MaskedRun {
     pub frac: u32,
     /// Texel rows per pixel, 16.16.
     pub step: u32,
+}
+
+/// Column `x` of `texture`, wrapped into its width: as
+/// [`TextureView::column`], with a mask instead of a division for the
+/// usual power-of-two widths.
+#[inline]
+pub(crate) fn texture_column<'t>(texture: &TextureView<'t>, x: i32) -> &'t [u8] {
+    let w = texture.width.max(1);
+    let x = if w.is_power_of_two() {
+        (x & (w as i32 - 1)) as usize
+    } else {
+        x.rem_euclid(w as i32) as usize
+    };
+    let h = texture.height as usize;
+    texture.pixels.get(x * h..x * h + h).unwrap_or(&[])
 }
 
 /// `ceil(a / b)` for `a >= 0`, `b > 0`.
@@ -207,84 +183,21 @@ pub(crate) fn fill_flat<P: Copy>(pixels: &mut [P], stride: usize, run: FlatRun<P
     }
 }
 
-/// Writes an untextured floor or ceiling run: row `y` lies at depth
-/// `run.height * recip[y]`, lit by DOOM's `zlight` for that distance.
-pub(crate) fn fill_plane<P: Pixel>(
-    pixels: &mut [P],
-    stride: usize,
-    run: PlaneRun,
-    recip: &[u32],
-    shades: &Shades<P>,
+/// Writes a span of a 64x64 flat: pixel `i` of `row` shows the texel at
+/// `u + i * du`, `v + i * dv` (26 fraction bits, wrapping; texel column
+/// from `u`, row from `v`), through `shade`.
+#[inline(never)]
+pub(crate) fn flat_span<P: Copy>(
+    row: &mut [P],
+    [mut u, mut v, du, dv]: [u32; 4],
+    flat: &[u8; 4096],
+    shade: &[P; 256],
 ) {
-    let Some(col) = column_slice(pixels, stride, run.x, run.y0, run.y1) else {
-        return;
-    };
-    let Some(rows) = recip.get(run.y0..run.y1) else {
-        return;
-    };
-    let light = light::PlaneLight::new(run.light, run.height);
-    for (px, &r) in col.iter_mut().step_by(stride.max(1)).zip(rows) {
-        *px = shades.row(light.level(r) & 31)[run.color as usize];
-    }
-}
-
-/// Writes a textured floor or ceiling run. DOOM's flat mapping: texel
-/// column `floor(x) mod 64`, texel row `floor(-y) mod 64` (a flat's
-/// pixel `(c, r)` at `c * 64 + r`); other sizes wrap the same way.
-pub(crate) fn fill_plane_texture<P: Pixel>(
-    pixels: &mut [P],
-    stride: usize,
-    run: TexPlaneRun,
-    texture: &TextureView<'_>,
-    recip: &[u32],
-    shades: &Shades<P>,
-) {
-    let Some(col) = column_slice(pixels, stride, run.x, run.y0, run.y1) else {
-        return;
-    };
-    let Some(rows) = recip.get(run.y0..run.y1) else {
-        return;
-    };
-    let light = light::PlaneLight::new(run.light, run.height);
-    let (du, dv) = (
-        run.du.clamp(-(1 << 34), 1 << 34),
-        run.dv.clamp(-(1 << 34), 1 << 34),
-    );
-    let pixels = texture.pixels;
-    if let (64, 64, Ok(flat)) = (
-        texture.width,
-        texture.height,
-        <&[u8; 4096]>::try_from(pixels),
-    ) {
-        // 32-bit work (the N64's ABI has no 64-bit registers): map
-        // coordinates with 26 fraction bits, wrapping, since only the
-        // texel bits 26..32 matter and two's complement keeps them right
-        // for negative values. v is -y: the negations are hoisted.
-        let u0 = (run.px as u32).wrapping_shl(10);
-        let v0 = (run.py.wrapping_neg() as u32).wrapping_shl(10);
-        let (du, dv) = ((du >> 6) as u32, (dv.wrapping_neg() >> 6) as u32);
-        let mut at = 0;
-        for &r in rows {
-            let u = u0.wrapping_add(du.wrapping_mul(r));
-            let v = v0.wrapping_add(dv.wrapping_mul(r));
-            let i = ((u >> 20) & (63 << 6)) | ((v >> 26) & 63);
-            let texel = flat[i as usize & 4095];
-            if let Some(px) = col.get_mut(at) {
-                *px = shades.row(light.level(r) & 31)[texel as usize];
-            }
-            at += stride;
-        }
-        return;
-    }
-    // Any other size: a division per pixel, but only for odd data.
-    let (w, h) = (texture.width.max(1) as i64, texture.height.max(1) as i64);
-    for (px, &r) in col.iter_mut().step_by(stride.max(1)).zip(rows) {
-        let level = light.level(r);
-        let r = r as i64;
-        let u = (run.px + ((du * r) >> 16)) >> 16;
-        let v = (-(run.py + ((dv * r) >> 16))) >> 16;
-        let i = u.rem_euclid(w) * h + v.rem_euclid(h);
-        *px = shades.row(level)[pixels.get(i as usize).copied().unwrap_or(0) as usize];
+    for px in row {
+        let texel = flat[(((u >> 20) & (63 << 6)) | (v >> 26)) as usize & 4095];
+        *px = shade[texel as usize];
+        u = u.wrapping_add(du);
+        v = v.wrapping_add(dv);
     }
 }
 
@@ -301,51 +214,88 @@ pub(crate) fn fill_column<P: Copy>(
     };
     let (wrap, step) = (run.wrap, run.step.min(run.wrap.saturating_sub(1)));
     let mut frac = run.frac.min(wrap.saturating_sub(1));
-    for px in col.iter_mut().step_by(stride.max(1)) {
+    // Power-of-two heights (most textures) wrap by themselves: the
+    // texel row is bits 16.. of a wrapping sum, masked.
+    if wrap.is_power_of_two() {
+        if let Ok(t) = <&[u8; 128]>::try_from(texels) {
+            pow2_column(col, stride, frac, step, t, shade);
+            return;
+        }
+        if let Ok(t) = <&[u8; 64]>::try_from(texels) {
+            pow2_column(col, stride, frac, step, t, shade);
+            return;
+        }
+    }
+    let mut at = 0;
+    while let Some(px) = col.get_mut(at) {
         let t = texels.get((frac >> 16) as usize).copied().unwrap_or(0);
         *px = shade[t as usize];
         frac += step;
         if frac >= wrap {
             frac -= wrap;
         }
+        at += stride;
+    }
+}
+
+/// Column `column` of `texture` for [`fill_masked`], and the texel value
+/// it skips (`u16::MAX`, which no texel has, unless masked).
+#[inline]
+pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t [u8], u16) {
+    let clear = if texture.flags & texture_flag::MASKED != 0 {
+        texture.transparent as u16
+    } else {
+        u16::MAX
+    };
+    (texture_column(texture, column), clear)
+}
+
+/// [`fill_column`] for a texture `N` (a power of two) rows tall.
+#[inline]
+fn pow2_column<P: Copy, const N: usize>(
+    col: &mut [P],
+    stride: usize,
+    mut frac: u32,
+    step: u32,
+    texels: &[u8; N],
+    shade: &[P; 256],
+) {
+    let mut at = 0;
+    while let Some(px) = col.get_mut(at) {
+        *px = shade[texels[(frac >> 16) as usize & (N - 1)] as usize];
+        frac = frac.wrapping_add(step);
+        at += stride;
     }
 }
 
 /// Writes a texture column once (sprites, see-through wall textures),
-/// skipping transparent texels when the texture is masked.
+/// skipping texels equal to `clear` (see [`masked_column`]).
 pub(crate) fn fill_masked<P: Copy>(
     pixels: &mut [P],
     stride: usize,
     run: MaskedRun,
-    texture: &TextureView<'_>,
-    column: i32,
+    (texels, clear): (&[u8], u16),
     shade: &[P; 256],
 ) {
     let Some(col) = column_slice(pixels, stride, run.x, run.y0, run.y1) else {
         return;
     };
-    let texels = texture.column(column);
-    // A value no texel has when the texture is not masked.
-    let clear: u16 = if texture.flags & texture_flag::MASKED != 0 {
-        texture.transparent as u16
-    } else {
-        u16::MAX
-    };
     let mut frac = run.frac;
-    for px in col.iter_mut().step_by(stride.max(1)) {
+    let mut at = 0;
+    while let Some(px) = col.get_mut(at) {
         if let Some(&t) = texels.get((frac >> 16) as usize) {
             if t as u16 != clear {
                 *px = shade[t as usize];
             }
         }
         frac = frac.saturating_add(run.step);
+        at += stride;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::shade::{Palette, LIGHT_LEVELS};
 
     /// Rows of a byte buffer as strings (padding included).
     fn text(buf: &[u8], stride: usize) -> [&str; 6] {
@@ -397,68 +347,6 @@ mod tests {
     }
 
     #[test]
-    fn plane_runs_fade_with_row_distance() {
-        let mut palette = Palette::builtin();
-        palette.0[1] = [255, 255, 255];
-        let shades: Shades<u32> = Shades::new(&palette);
-        let level_char = |p: u32| {
-            let l = (0..LIGHT_LEVELS)
-                .find(|&l| shades.get(l, 1) == p)
-                .unwrap_or(99);
-            b"0123456789abcdefghijklmnopqrstuv"
-                .get(l)
-                .copied()
-                .unwrap_or(b'?')
-        };
-        // 4 wide, 6 tall: horizon between rows 2 and 3.
-        let (w, h) = (4usize, 6usize);
-        let mut recip = [0u32; 6];
-        build_recip(&mut recip, w, h);
-        // focal 2: rows at 0.5, 1.5, 2.5 from the horizon.
-        assert_eq!(recip, [52428, 87381, 262144, 262144, 87381, 52428]);
-        let mut px = [0u32; 24];
-        // Floor 128 below the eye at sector light 128 (light number 8,
-        // DOOM's map 28 when far): depths 512, 170.7, 102.4 for rows 3,
-        // 4, 5; zlight takes 160 / (depth / 16 + 1) / 2 maps off.
-        let floor = PlaneRun {
-            x: 1,
-            y0: 3,
-            y1: 6,
-            color: 1,
-            light: 8,
-            height: 128 << 16,
-        };
-        fill_plane(&mut px, w, floor, &recip, &shades);
-        // A full-bright ceiling 16 above: bright at any distance.
-        let ceiling = PlaneRun {
-            x: 2,
-            y0: 0,
-            y1: 3,
-            color: 1,
-            light: 15,
-            height: 16 << 16,
-        };
-        fill_plane(&mut px, w, ceiling, &recip, &shades);
-        let rows: [[u8; 4]; 6] = core::array::from_fn(|y| {
-            core::array::from_fn(|x| match px[y * w + x] {
-                0 => b'.',
-                p => level_char(p),
-            })
-        });
-        let text = rows.each_ref().map(|r| core::str::from_utf8(r).unwrap());
-        assert_eq!(
-            text,
-            [
-                "..v.", // ceiling, full bright
-                "..v.", "..v.", //
-                ".5..", // floor: 512 units, map 26
-                ".a..", // 170.7 units, map 21
-                ".e..", // 102.4 units, map 17
-            ]
-        );
-    }
-
-    #[test]
     fn tiled_columns_wrap_at_any_height() {
         // A 3-row texture, one texel per pixel, starting at texel -1
         // (row 2).
@@ -497,7 +385,8 @@ mod tests {
         };
         let mut px = [b'-'; 10];
         let run = MaskedRun::once(0, 0, 10, -(5 << 15), 1 << 16, 4).unwrap();
-        fill_masked(&mut px, 1, run, &tex, 0, &core::array::from_fn(|i| i as u8));
+        let texels = masked_column(&tex, 0);
+        fill_masked(&mut px, 1, run, texels, &core::array::from_fn(|i| i as u8));
         assert_eq!(&px, b"---a-cd---");
     }
 

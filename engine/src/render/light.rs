@@ -96,13 +96,41 @@ pub(crate) fn number(sector_light: u8, contrast: i32) -> usize {
         as usize
 }
 
+/// `SCALE_DEPTHS[j] = SCALE_NUMERATOR / j`: the scale step of a depth
+/// `d` is at least `j` exactly when `d <= SCALE_DEPTHS[j]` (entry 0
+/// holds every depth).
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+static SCALE_DEPTHS: [i64; MAX_LIGHT_SCALE] = {
+    let mut t = [i64::MAX; MAX_LIGHT_SCALE];
+    let mut j = 1;
+    while j < MAX_LIGHT_SCALE {
+        t[j] = SCALE_NUMERATOR / j as i64;
+        j += 1;
+    }
+    t
+};
+
 /// The level of a wall column or sprite of light number `n` at `depth`
-/// (16.16 map units, positive).
+/// (16.16 map units, positive): DOOM's scale step
+/// `min(SCALE_NUMERATOR / depth, 47)`. Where a 64-bit division is a
+/// library call (32-bit targets: the N64's ABI), found by a search of the
+/// depths where it changes instead; the same step either way.
 #[inline]
 pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
-    let step = (SCALE_NUMERATOR / depth.max(1)).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
+    let d = depth.max(1);
+    #[cfg(target_pointer_width = "64")]
+    let step = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
+    #[cfg(not(target_pointer_width = "64"))]
+    let step = SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1);
     let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
     row[step.min(MAX_LIGHT_SCALE - 1)] as usize
+}
+
+/// [`by_scale`]'s step by search, as 32-bit targets find it.
+#[cfg(test)]
+fn step_by_search(depth: i64) -> usize {
+    let d = depth.max(1);
+    SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1)
 }
 
 /// The distance-to-level row of a floor or ceiling of light number `n`.
@@ -173,6 +201,24 @@ mod tests {
         for d in [1, 64, 1000, 30000] {
             assert_eq!(by_scale(n, d * UNIT), 31);
             assert_eq!(z_row(n)[z_index(d as u64 * UNIT as u64)], 31);
+        }
+    }
+
+    #[test]
+    fn the_scale_step_needs_no_division() {
+        let edges = (1..=MAX_LIGHT_SCALE as i64).map(|j| SCALE_NUMERATOR / j);
+        let depths = (1..5000i64).chain((0..40).map(|k| 1i64 << k)).chain(edges);
+        for d in depths.flat_map(|d| [d - 1, d, d + 1]) {
+            let d = d.max(1);
+            let want = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
+            assert_eq!(step_by_search(d), want, "{d}");
+            for n in [0, 7, 15] {
+                assert_eq!(by_scale(n, d), SCALE_LIGHT[n][want] as usize, "{d}");
+                assert_eq!(by_scale(n, d * 997), {
+                    let w = (SCALE_NUMERATOR / (d * 997)).min(47) as usize;
+                    SCALE_LIGHT[n][w] as usize
+                });
+            }
         }
     }
 

@@ -1,5 +1,5 @@
-//! What each column sees. No pixels here: the walk emits [`Span`]s (row
-//! ranges with a surface and a light) and the caller paints them; it also
+//! What each column sees. No pixels here: the walk hands runs of rows
+//! (with a surface and a light) to a [`Paint`]er; it also
 //! records the see-through middle textures of the portals it crosses
 //! ([`Masked`]) and narrows each sprite's clip window ([`SpriteClip`]) as
 //! it passes walls in front of the sprite.
@@ -18,7 +18,10 @@
 //! sided: the column is done) or the upper and lower parts of the portal,
 //! narrows the window and continues in the sector behind. Testing every wall
 //! of the sector, rather than walking edges of a convex polygon, is what
-//! makes non-convex sectors and sectors with holes work unsplit.
+//! makes non-convex sectors and sectors with holes work unsplit; the
+//! frame cache (`cache`) makes that cheap: a wall is tested only in the
+//! columns whose rays can leave the sector through it, worked out once per
+//! frame, so a column usually tests one wall per sector.
 //!
 //! ## Exact intersection arithmetic
 //!
@@ -33,7 +36,9 @@
 //! would round these products; exactness is what makes the walk's
 //! decisions consistent.) Only the chosen hit is divided, once, into a
 //! 16.16 depth, clamped to [`MIN_DEPTH`] so projection never divides by
-//! zero.
+//! zero. In the usual case (a hit in front, numerator below 2^64) the
+//! comparisons are 64 x 64 -> 128-bit products and the division is two
+//! 64-bit ones, with the same results as the 128-bit arithmetic.
 //!
 //! ## Textures
 //!
@@ -51,6 +56,8 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
+use super::cache::{FrameCache, SectorRef};
+use super::sprite::Visible;
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -83,6 +90,8 @@ pub(crate) struct View<'a> {
     pub(crate) angle: i64,
     pub(crate) width: i64,
     pub(crate) height: i64,
+    /// `ceil(2^64 / width)`: see [`View::per_row`].
+    per_row_magic: u128,
     sector: Option<SectorId>,
     /// The sky texture, if the map has one.
     pub(crate) sky: Option<TextureView<'a>>,
@@ -110,6 +119,8 @@ impl<'a> View<'a> {
             angle: camera.angle.degrees().to_bits() as i64,
             // Frame guarantees both are at most a few thousand.
             width: width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as i64,
+            per_row_magic: (1u128 << 64)
+                .div_ceil(width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as u128),
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
             sector,
             sky: map.sky().and_then(|t| map.texture(t)),
@@ -125,8 +136,17 @@ impl<'a> View<'a> {
     /// `(-1, 1)`, positive to the right: `(2x + 1 - width) / width`,
     /// truncated towards zero so that mirrored columns get exactly
     /// mirrored rays.
+    #[inline]
     pub(crate) fn slope(&self, x: usize) -> i64 {
-        ((2 * x as i64 + 1 - self.width) << 16) / self.width
+        let n = (2 * x as i64 + 1 - self.width) << 16;
+        // |n| < 2^28: the division by multiplication is exact (see
+        // `per_row`); truncated towards zero like `n / width`.
+        let q = ((n.unsigned_abs() as u128 * self.per_row_magic) >> 64) as i64;
+        if n < 0 {
+            -q
+        } else {
+            q
+        }
     }
 
     /// The sky texture column seen in column `x` (not yet wrapped to the
@@ -147,6 +167,7 @@ impl<'a> View<'a> {
 
     /// The ray direction for column `x`, 16.16 bits (each component at
     /// most 2 in magnitude).
+    #[inline]
     pub(crate) fn ray(&self, x: usize) -> (i64, i64) {
         let k = self.slope(x);
         (
@@ -155,14 +176,33 @@ impl<'a> View<'a> {
         )
     }
 
+    /// Texel rows per screen row for a texture at `depth` (16.16 bits):
+    /// `depth / focal`, that is `2 * depth / width`, rounded down, at
+    /// least 1. Without a division for depths below 2^41: with
+    /// `M = ceil(2^64 / width)`, `n * M >> 64` is exactly `n / width` for
+    /// `n < 2^64 / width` (the error `n * (M - 2^64 / width) / 2^64` stays
+    /// below `1 / width`).
+    #[inline]
+    pub(crate) fn per_row(&self, depth: i64) -> i64 {
+        let n = depth.saturating_mul(2);
+        let q = if (0..1 << 42).contains(&n) {
+            ((n as u128 * self.per_row_magic) >> 64) as i64
+        } else {
+            n / self.width
+        };
+        q.max(1)
+    }
+
     /// The first row whose centre lies at or below the screen image of
     /// height `h` at depth `depth` (16.16 bits, at least [`MIN_DEPTH`]).
+    #[inline]
     pub(crate) fn project(&self, h: Fx, depth: i64) -> i64 {
         self.project_rel(h.to_bits() as i64 - self.eye, depth)
     }
 
     /// [`View::project`] for a height relative to the eye (16.16 bits,
     /// below 2^33 in magnitude).
+    #[inline]
     pub(crate) fn project_rel(&self, dh: i64, depth: i64) -> i64 {
         // |dh| < 2^33, width <= 2^10: the product stays below 2^59.
         // (dh * focal) in 32.32 bits, with focal = width / 2.
@@ -185,22 +225,68 @@ impl<'a> View<'a> {
 }
 
 /// `atan(k)` in degrees (16.16 bits) for a slope `0 <= k <= 1` (16.16
-/// bits), rounded down to the sine table's 1/64 degree: a binary search
-/// for the largest angle whose tangent is at most `k`.
+/// bits), rounded down to the sine table's 1/64 degree: the largest angle
+/// whose tangent (by the sine table) is at most `k`. [`ATAN`] gives a
+/// guess within a step or so; the exact test settles it.
 fn atan_degrees(k: i64) -> i64 {
     const STEP: i64 = 1 << 10; // 1/64 degree in 16.16
-    let (mut lo, mut hi) = (0i64, 45 * 64);
-    while lo < hi {
-        let mid = (lo + hi + 1) / 2;
-        let (c, s) = crate::math::Angle::from_degrees(Fx::from_bits((mid * STEP) as i32)).cos_sin();
-        if ((s.to_bits() as i64) << 16) <= k * c.to_bits() as i64 {
-            lo = mid;
-        } else {
-            hi = mid - 1;
-        }
+    const LAST: i64 = 45 * 64;
+    let k = k.clamp(0, 1 << 16);
+    // The sine table's tangent at step i is at most k.
+    let fits = |i: i64| {
+        let (c, s) = crate::math::Angle::from_degrees(Fx::from_bits((i * STEP) as i32)).cos_sin();
+        ((s.to_bits() as i64) << 16) <= k * c.to_bits() as i64
+    };
+    let j = (k >> 8) as usize;
+    let (a, b) = (
+        ATAN.get(j).copied().unwrap_or(0) as i64,
+        ATAN.get(j + 1).copied().unwrap_or(0) as i64,
+    );
+    let guess = a + (((b - a) * (k & 255)) >> 8);
+    let mut i = (guess >> 16).clamp(0, LAST);
+    while i > 0 && !fits(i) {
+        i -= 1;
     }
-    lo * STEP
+    while i < LAST && fits(i + 1) {
+        i += 1;
+    }
+    i * STEP
 }
+
+/// `ATAN[j] = atan(j / 256)` in 1/64 degrees, 16 fraction bits, built at
+/// compile time by integer series (2.60 fixed point): a guess for
+/// [`atan_degrees`].
+static ATAN: [u32; 257] = {
+    const ONE: i128 = 1 << 60;
+    // pi in 2.60.
+    const PI: i128 = 3_622_036_482_794_207_510;
+    /// atan(y) for |y| <= 1/2 by its series.
+    const fn series(y: i128) -> i128 {
+        let y2 = y * y / ONE;
+        let (mut term, mut sum, mut n) = (y, y, 1);
+        while n < 60 {
+            term = -term * y2 / ONE;
+            sum += term / (2 * n + 1);
+            n += 1;
+        }
+        sum
+    }
+    let mut t = [0u32; 257];
+    let mut j = 0;
+    while j <= 256 {
+        let x = (j as i128) << 52;
+        let rad = if j <= 128 {
+            series(x)
+        } else {
+            // atan x = pi/4 + atan((x - 1) / (x + 1)), |..| <= 1/3.
+            PI / 4 + series((x - ONE) * ONE / (x + ONE))
+        };
+        // Radians to 1/64 degrees with 16 fraction bits.
+        t[j] = (rad * (180 * 64 * 65536) / PI) as u32;
+        j += 1;
+    }
+    t
+};
 
 /// A textured run of a wall: which texture, which column, and where its
 /// rows lie.
@@ -208,6 +294,8 @@ fn atan_degrees(k: i64) -> i64 {
 pub(crate) struct TexSpan<'a> {
     /// The texture.
     pub(crate) texture: TextureView<'a>,
+    /// Its number.
+    pub(crate) id: u16,
     /// Texture column, 16.16 texels, not yet wrapped.
     pub(crate) u: i64,
     /// Height of texture row 0 above the eye, 16.16 bits: screen row `y`
@@ -220,51 +308,45 @@ pub(crate) struct TexSpan<'a> {
 pub(crate) enum Surface<'a> {
     /// One palette colour.
     Color(u8),
-    /// A flat texture.
+    /// A 64x64 flat texture (DOOM's only size), its pixels.
+    Flat64(&'a [u8; 4096]),
+    /// A flat texture of any other size.
     Flat(TextureView<'a>),
     /// The sky.
     Sky,
 }
 
-/// One run of rows in one column, in screen rows `[y0, y1)`, non-empty
-/// and inside the frame. The spans of one column cover each row once.
-#[derive(Copy, Clone, Debug)]
-pub(crate) enum Span<'a> {
-    /// A wall: a texture column, or one colour, at one light level.
-    Wall {
-        /// First row.
-        y0: usize,
-        /// One past the last row.
-        y1: usize,
-        /// Palette index when untextured.
-        color: u8,
-        /// Light level.
-        level: usize,
-        /// Depth of the wall in this column, 16.16 bits.
-        depth: i64,
-        /// The texture, if the side has one.
-        tex: Option<TexSpan<'a>>,
-    },
-    /// A floor or ceiling: light fades per row with the plane's distance.
-    Plane {
-        /// First row.
-        y0: usize,
-        /// One past the last row.
-        y1: usize,
-        /// What it shows.
-        surface: Surface<'a>,
-        /// The sector's light number (see [`light::number`]).
+/// What the walk hands out: runs of rows `(y0, y1)` in one column,
+/// non-empty and inside the frame. The runs of one column cover each row
+/// once.
+pub(crate) trait Paint<'a> {
+    /// The ceiling (`ceiling`) or the floor of the sector `sector`:
+    /// light fades per row with the plane's distance, `light` being the
+    /// sector's light number (see [`light::number`]) and `height` the
+    /// plane's `|height - eye height|` (16.16 bits).
+    fn plane(
+        &mut self,
+        cache: &FrameCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        rows: (usize, usize),
         light: usize,
-        /// `|plane height - eye height|`, 16.16 bits.
         height: u64,
-    },
+    );
+
+    /// A wall at `depth` (16.16 bits), lit at `level`: a texture column,
+    /// or (without a texture) palette colour `color`.
+    fn wall(
+        &mut self,
+        rows: (usize, usize),
+        color: u8,
+        level: usize,
+        depth: i64,
+        tex: Option<&TexSpan<'a>>,
+    );
+
     /// Nothing seen: the background.
-    Background {
-        /// First row.
-        y0: usize,
-        /// One past the last row.
-        y1: usize,
-    },
+    fn background(&mut self, rows: (usize, usize));
 }
 
 /// A see-through middle texture in a portal, to be drawn over what lies
@@ -291,25 +373,22 @@ pub(crate) struct Masked<'a> {
 pub(crate) struct SpriteClip {
     /// Depth, 16.16 bits.
     pub(crate) depth: i64,
-    /// Position relative to the camera, 16.16 bits.
-    pub(crate) x: i64,
-    /// Position relative to the camera, 16.16 bits.
-    pub(crate) y: i64,
     /// First open row.
-    pub(crate) top: i64,
+    pub(crate) top: i16,
     /// One past the last open row.
-    pub(crate) bottom: i64,
+    pub(crate) bottom: i16,
     /// The last walk step whose wall is in front of the sprite (-1: none).
-    pub(crate) slot: i32,
+    pub(crate) slot: i16,
     /// Which visible sprite.
-    pub(crate) index: u32,
+    pub(crate) index: u8,
 }
 
 /// The depth of a hit as the exact fraction `num / den`, `den > 0`.
 #[derive(Copy, Clone, Debug)]
 struct Depth {
     num: i128,
-    den: i128,
+    /// Positive, below 2^51.
+    den: u64,
 }
 
 impl Depth {
@@ -319,12 +398,45 @@ impl Depth {
     /// below 2^51 in magnitude, so the products fit easily.
     #[inline]
     fn less(self, other: Depth) -> bool {
-        self.num * other.den < other.num * self.den
+        // Hits in front (the usual case) have numerators in 0..2^64: one
+        // 64 x 64 -> 128-bit product a side.
+        if (self.num as u128 | other.num as u128) >> 64 == 0 {
+            let (a, b) = (self.num as u64 as u128, other.num as u64 as u128);
+            return a * (other.den as u128) < b * (self.den as u128);
+        }
+        self.num * (other.den as i128) < other.num * (self.den as i128)
     }
 
-    /// 16.16 bits, clamped to `[MIN_DEPTH, MAX_DEPTH]`.
+    /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
     fn bits(self) -> i64 {
-        let q = (self.num << 16) / self.den.max(1);
+        let den = self.den.max(1);
+        // The usual case, a hit in front: 64-bit long division, 16 bits
+        // of fraction in two steps of 8 so that every dividend stays below
+        // 2^64 (the remainder is below `den`, below 2^56), instead of a
+        // 128-bit division.
+        if let Ok(num) = u64::try_from(self.num) {
+            let d = den;
+            if d < 1 << 47 {
+                // The remainder shifted by 16 stays below 2^63: two.
+                let (q, r) = (num / d, num % d);
+                if q >= (MAX_DEPTH >> 16) as u64 {
+                    return MAX_DEPTH;
+                }
+                let f = (r << 16) / d;
+                return (((q << 16) | f) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
+            }
+            if d < 1 << 56 {
+                let (q, r) = (num / d, num % d);
+                if q >= (MAX_DEPTH >> 16) as u64 {
+                    return MAX_DEPTH;
+                }
+                let r = r << 8;
+                let (q1, r) = (r / d, (r % d) << 8);
+                let q2 = r / d;
+                return (((q << 16) | (q1 << 8) | q2) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
+            }
+        }
+        let q = (self.num << 16) / den as i128;
         q.clamp(MIN_DEPTH as i128, MAX_DEPTH as i128) as i64
     }
 }
@@ -357,11 +469,20 @@ impl Hit {
     }
 }
 
-/// The depth at which the ray `(dx, dy)` leaves `sector` through `wall`,
+/// The depth at which the ray `(dx, dy)` leaves a sector through `wall`,
 /// if it does (the ray's line crosses the segment, moving from the
-/// sector's side to the other). Exact; may be negative (behind).
+/// sector's side to the other: through the front when `front`, the
+/// sector being in front, through the back when `back`). Exact; may be
+/// negative (behind).
 #[inline]
-fn exit_depth(view: &View<'_>, dx: i64, dy: i64, wall: &Wall, sector: SectorId) -> Option<Hit> {
+fn exit_depth(
+    view: &View<'_>,
+    dx: i64,
+    dy: i64,
+    wall: &Wall,
+    front: bool,
+    back: bool,
+) -> Option<Hit> {
     let (ax, ay) = (
         wall.a.x.to_bits() as i64 - view.px,
         wall.a.y.to_bits() as i64 - view.py,
@@ -377,8 +498,8 @@ fn exit_depth(view: &View<'_>, dx: i64, dy: i64, wall: &Wall, sector: SectorId) 
     // (front) to its left (back).
     let den = cb - ca;
     let leaves = match den {
-        d if d < 0 => wall.front == sector && ca >= 0 && cb <= 0,
-        d if d > 0 => wall.back == Some(sector) && ca <= 0 && cb >= 0,
+        d if d < 0 => front && ca >= 0 && cb <= 0,
+        d if d > 0 => back && ca <= 0 && cb >= 0,
         _ => false,
     };
     if !leaves {
@@ -389,12 +510,12 @@ fn exit_depth(view: &View<'_>, dx: i64, dy: i64, wall: &Wall, sector: SectorId) 
     let depth = if den < 0 {
         Depth {
             num: -num,
-            den: -(den as i128),
+            den: den.unsigned_abs(),
         }
     } else {
         Depth {
             num,
-            den: den as i128,
+            den: den as u64,
         }
     };
     Some(Hit {
@@ -408,6 +529,7 @@ fn exit_depth(view: &View<'_>, dx: i64, dy: i64, wall: &Wall, sector: SectorId) 
 /// DOOM's fake contrast: a wall running exactly east-west (facing north
 /// or south) is one light number darker, one running exactly north-south
 /// one brighter.
+#[inline]
 fn contrast(wall: &Wall) -> i32 {
     if wall.a.y == wall.b.y {
         -1
@@ -424,19 +546,6 @@ fn rows(y0: i64, y1: i64) -> Option<(usize, usize)> {
     (y0 < y1 && y0 >= 0).then_some((y0 as usize, y1 as usize))
 }
 
-/// What a sector's floor or ceiling texture shows.
-fn surface<'a>(level: &Level<'a>, view: &View<'a>, texture: u16, color: u8) -> Surface<'a> {
-    match texture {
-        NONE => Surface::Color(color),
-        SKY if view.sky.is_some() => Surface::Sky,
-        SKY => Surface::Color(color),
-        t => level
-            .map()
-            .texture(t)
-            .map_or(Surface::Color(color), Surface::Flat),
-    }
-}
-
 /// How a wall decides which sprites it hides: its ends' depths and its
 /// line, relative to the camera.
 struct Occluder {
@@ -446,8 +555,6 @@ struct Occluder {
     ay: i64,
     ex: i64,
     ey: i64,
-    /// Which side of the line the camera is on (sign only).
-    camera_side: i128,
 }
 
 impl Occluder {
@@ -458,41 +565,47 @@ impl Occluder {
         let by = wall.b.y.to_bits() as i64 - view.py;
         let (da, _) = view.view_coords(ax, ay);
         let (db, _) = view.view_coords(bx, by);
-        let (ex, ey) = (bx - ax, by - ay);
-        // (B - A) x (P - A), with P the origin.
-        let camera_side = ey as i128 * ax as i128 - ex as i128 * ay as i128;
         Occluder {
             near: da.min(db),
             far: da.max(db),
             ax,
             ay,
-            ex,
-            ey,
-            camera_side,
+            ex: bx - ax,
+            ey: by - ay,
         }
+    }
+
+    /// Which side of the line the camera is on (sign only):
+    /// `(B - A) x (P - A)`, with P the origin.
+    fn camera_side(&self) -> i128 {
+        self.ey as i128 * self.ax as i128 - self.ex as i128 * self.ay as i128
     }
 
     /// Whether the wall is in front of the sprite (DOOM's rule: wholly
     /// nearer, or spanning the sprite's depth with the sprite behind the
-    /// wall's line).
-    fn hides(&self, s: &SpriteClip) -> bool {
+    /// wall's line). `camera_side` is [`Occluder::camera_side`], worked
+    /// out when first needed.
+    fn hides(&self, s: &SpriteClip, at: (i64, i64), camera_side: &mut Option<i128>) -> bool {
         if self.far <= s.depth {
             return true;
         }
         if self.near >= s.depth {
             return false;
         }
+        let camera_side = *camera_side.get_or_insert_with(|| self.camera_side());
         let side =
-            self.ex as i128 * (s.y - self.ay) as i128 - self.ey as i128 * (s.x - self.ax) as i128;
-        (self.camera_side > 0 && side < 0) || (self.camera_side < 0 && side > 0)
+            self.ex as i128 * (at.1 - self.ay) as i128 - self.ey as i128 * (at.0 - self.ax) as i128;
+        (camera_side > 0 && side < 0) || (camera_side < 0 && side > 0)
     }
 }
 
 /// Narrows the window of every sprite `wall` hides to `[top, bottom)`.
+/// (`visible`: the sprites the clips' indices name.)
 fn clip_sprites(
     view: &View<'_>,
     wall: &Wall,
     sprites: &mut [SpriteClip],
+    visible: &[Visible<'_>],
     step: i32,
     top: i64,
     bottom: i64,
@@ -501,11 +614,14 @@ fn clip_sprites(
         return;
     }
     let occluder = Occluder::new(view, wall);
+    let mut camera_side = None;
     for s in sprites.iter_mut() {
-        if occluder.hides(s) {
-            s.top = top;
-            s.bottom = bottom;
-            s.slot = step;
+        let at = visible.get(s.index as usize).map_or((0, 0), |v| (v.x, v.y));
+        if occluder.hides(s, at, &mut camera_side) {
+            // Rows and steps are below 2^15 (frame and walk limits).
+            s.top = top as i16;
+            s.bottom = bottom as i16;
+            s.slot = step as i16;
         }
     }
 }
@@ -524,11 +640,17 @@ impl<'a> SideTex<'a, '_> {
     /// The textured run of `texture` with its row 0 at height `peg`
     /// (16.16, before the y offset), or `None` for no texture.
     /// `pegged_bottom` puts the texture's bottom edge at `peg` instead.
-    fn get(&self, texture: u16, peg: i64, pegged_bottom: bool) -> Option<TexSpan<'a>> {
+    fn get(
+        &self,
+        cache: &mut FrameCache<'a>,
+        texture: u16,
+        peg: i64,
+        pegged_bottom: bool,
+    ) -> Option<TexSpan<'a>> {
         if texture == NONE {
             return None;
         }
-        let t = self.level.map().texture(texture)?;
+        let t = cache.texture(self.level, texture)?;
         let peg = if pegged_bottom {
             peg + ((t.height as i64) << 16)
         } else {
@@ -536,34 +658,39 @@ impl<'a> SideTex<'a, '_> {
         };
         Some(TexSpan {
             texture: t,
+            id: texture,
             u: self.hit.along(self.wall.length) + self.x_offset,
             top: peg + self.y_offset - self.view.eye,
         })
     }
 }
 
-/// Walks column `x`, calling `emit` with spans that together cover every
-/// row of the column exactly once, recording the see-through middle
-/// textures it passes in `masked` (nearest first) and narrowing the
-/// windows of `sprites` (all of which should start open, slot -1).
-pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
+/// Where the nearest exit found so far is: exit `i` of the cache, or
+/// (for a sector walked uncached) the wall itself.
+type Exited = Result<usize, (WallId, Wall)>;
+
+/// Walks column `x`, handing `paint` runs that together cover every row
+/// of the column exactly once, recording the see-through middle textures
+/// it passes in `masked` (nearest first) and narrowing the windows of
+/// `sprites` (all of which should start open, slot -1).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn column<'a>(
     level: &Level<'a>,
     view: &View<'a>,
+    cache: &mut FrameCache<'a>,
     x: usize,
     stats: &mut RenderStats,
     masked: &mut HVec<Masked<'a>, MAX_MASKED_PER_COLUMN>,
     sprites: &mut [SpriteClip],
-    mut emit: F,
+    visible: &[Visible<'_>],
+    paint: &mut impl Paint<'a>,
 ) {
     let mut top: i64 = 0;
     let mut bottom: i64 = view.height;
-    let background = |emit: &mut F, top: i64, bottom: i64| {
-        if let Some((y0, y1)) = rows(top, bottom) {
-            emit(Span::Background { y0, y1 });
-        }
-    };
     let Some(mut sector) = view.sector else {
-        background(&mut emit, top, bottom);
+        if let Some(r) = rows(top, bottom) {
+            paint.background(r);
+        }
         return;
     };
     let (dx, dy) = view.ray(x);
@@ -573,33 +700,94 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
     let mut first = true;
     let mut came_through: Option<WallId> = None;
 
+    let mut here_ref = cache.sector(level, view, sector);
     for step in 0..MAX_PORTALS_PER_COLUMN as i32 {
-        let mut best: Option<(Hit, WallId, Wall)> = None;
-        for id in level.sector_walls(sector) {
-            stats.walls_tested = stats.walls_tested.saturating_add(1);
-            if came_through == Some(id) {
-                continue;
-            }
-            let wall = level.wall(id);
-            let Some(hit) = exit_depth(view, dx, dy, &wall, sector) else {
-                continue;
-            };
-            let d = hit.depth;
+        // The nearest exit: its hit, and where its wall is (an index into
+        // the cache's exits, or the wall itself when walked uncached).
+        let mut best: Option<(Hit, Exited)> = None;
+        let beats = |d: Depth, best: &Option<(Hit, _)>| {
             let beyond = if first { !d.less(prev) } else { prev.less(d) };
-            if beyond && best.is_none_or(|(b, _, _)| d.less(b.depth)) {
-                best = Some((hit, id, wall));
+            beyond
+                && best
+                    .as_ref()
+                    .is_none_or(|(b, _): &(Hit, _)| d.less(b.depth))
+        };
+        match cache.exits(level, view, here_ref) {
+            Some((start, end)) => {
+                let xc = x as u16;
+                let spans = cache.spans().get(start..end).unwrap_or(&[]);
+                let mut k = 0;
+                loop {
+                    // The next exit whose columns hold x: x0 <= x < x0 +
+                    // len, in one comparison.
+                    while let Some(&(x0, len)) = spans.get(k) {
+                        if xc.wrapping_sub(x0) < len {
+                            break;
+                        }
+                        k += 1;
+                    }
+                    if k >= spans.len() {
+                        break;
+                    }
+                    let i = start + k;
+                    k += 1;
+                    let Some(e) = cache.exit(i) else {
+                        continue;
+                    };
+                    stats.walls_tested = stats.walls_tested.saturating_add(1);
+                    if came_through == Some(e.id) {
+                        continue;
+                    }
+                    if let Some(hit) = exit_depth(view, dx, dy, &e.wall, e.front, e.back) {
+                        if beats(hit.depth, &best) {
+                            best = Some((hit, Ok(i)));
+                        }
+                    }
+                }
+            }
+            None => {
+                for id in level.sector_walls(sector) {
+                    stats.walls_tested = stats.walls_tested.saturating_add(1);
+                    if came_through == Some(id) {
+                        continue;
+                    }
+                    let wall = level.wall(id);
+                    let (front, back) = (wall.front == sector, wall.back == Some(sector));
+                    if let Some(hit) = exit_depth(view, dx, dy, &wall, front, back) {
+                        if beats(hit.depth, &best) {
+                            best = Some((hit, Err((id, wall))));
+                        }
+                    }
+                }
             }
         }
-        let Some((hit, id, wall)) = best else {
-            // Outside the map (or a gap): nothing more to see.
-            background(&mut emit, top, bottom);
-            return;
+        let (hit, id, wall, next_ref) = match best {
+            Some((hit, Ok(i))) => match cache.exit(i) {
+                Some(e) => {
+                    let (id, wall) = (e.id, e.wall);
+                    (hit, id, wall, cache.next(level, view, i, sector))
+                }
+                None => (hit, WallId(0), level.wall(WallId(0)), None),
+            },
+            Some((hit, Err((id, wall)))) => {
+                let next = wall
+                    .other_side(sector)
+                    .map(|s| cache.sector(level, view, s));
+                (hit, id, wall, next)
+            }
+            None => {
+                // Outside the map (or a gap): nothing more to see.
+                if let Some(r) = rows(top, bottom) {
+                    paint.background(r);
+                }
+                return;
+            }
         };
 
         let depth = hit.depth.bits();
-        let here = level.sector(sector);
+        let here = cache.get(here_ref);
         let next = wall.other_side(sector);
-        let there: Option<Sector> = next.map(|s| level.sector(s));
+        let there: Option<Sector> = next_ref.map(|r| cache.get(r));
         // DOOM's sky hack: between two sky ceilings the front ceiling
         // reaches down (or up) to the back one, so no upper wall shows.
         let sky_hack =
@@ -611,30 +799,29 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
         let plane_light = light::number(here.light, 0);
         let ceiling_y = view.project(world_top, depth).clamp(top, bottom);
         let floor_y = view.project(here.floor, depth).clamp(ceiling_y, bottom);
-        if let Some((y0, y1)) = rows(top, ceiling_y) {
-            emit(Span::Plane {
-                y0,
-                y1,
-                surface: surface(level, view, here.ceiling_texture, here.ceiling_color),
-                light: plane_light,
-                height: (here.ceiling.to_bits() as i64 - view.eye).unsigned_abs(),
-            });
+        if let Some(r) = rows(top, ceiling_y) {
+            let height = (here.ceiling.to_bits() as i64 - view.eye).unsigned_abs();
+            paint.plane(cache, here_ref, true, r, plane_light, height);
         }
-        if let Some((y0, y1)) = rows(floor_y, bottom) {
-            emit(Span::Plane {
-                y0,
-                y1,
-                surface: surface(level, view, here.floor_texture, here.floor_color),
-                light: plane_light,
-                height: (here.floor.to_bits() as i64 - view.eye).unsigned_abs(),
-            });
+        if let Some(r) = rows(floor_y, bottom) {
+            let height = (here.floor.to_bits() as i64 - view.eye).unsigned_abs();
+            paint.plane(cache, here_ref, false, r, plane_light, height);
         }
-        let wall_level = light::by_scale(light::number(here.light, contrast(&wall)), depth);
-        let side = level.map().side(if hit.front {
-            wall.front_side
-        } else {
-            wall.back_side
-        } as usize);
+        // The wall's light, worked out when first needed.
+        let mut lit: Option<usize> = None;
+        let mut wall_level = || {
+            *lit.get_or_insert_with(|| {
+                light::by_scale(light::number(here.light, contrast(&wall)), depth)
+            })
+        };
+        let side = cache.side(
+            level,
+            if hit.front {
+                wall.front_side
+            } else {
+                wall.back_side
+            },
+        );
         let tex = SideTex {
             level,
             view,
@@ -643,53 +830,41 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
             x_offset: (side.x_offset as i64) << 16,
             y_offset: (side.y_offset as i64) << 16,
         };
-        let wall_span = |emit: &mut F, y0: i64, y1: i64, tex: Option<TexSpan<'a>>| {
-            if let Some((y0, y1)) = rows(y0, y1) {
-                emit(Span::Wall {
-                    y0,
-                    y1,
-                    color: here.wall_color,
-                    level: wall_level,
-                    depth,
-                    tex,
-                });
-            }
-        };
         let bits = |h: Fx| h.to_bits() as i64;
         let lower_unpegged = wall.flags & wall_flag::LOWER_UNPEGGED != 0;
 
-        let (Some(next), Some(there)) = (next, there) else {
+        let (Some(next), Some(there), Some(next_ref)) = (next, there, next_ref) else {
             // One-sided: the middle texture, from the ceiling down, or
             // from the floor up when lower-unpegged.
-            if ceiling_y < floor_y {
+            if let Some(r) = rows(ceiling_y, floor_y) {
                 let t = if lower_unpegged {
-                    tex.get(side.middle, bits(here.floor), true)
+                    tex.get(cache, side.middle, bits(here.floor), true)
                 } else {
-                    tex.get(side.middle, bits(here.ceiling), false)
+                    tex.get(cache, side.middle, bits(here.ceiling), false)
                 };
-                wall_span(&mut emit, ceiling_y, floor_y, t);
+                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
             }
-            clip_sprites(view, &wall, sprites, step, 0, 0);
+            clip_sprites(view, &wall, sprites, visible, step, 0, 0);
             return;
         };
         let mut new_top = ceiling_y;
         if there.ceiling < world_top {
             new_top = view.project(there.ceiling, depth).clamp(ceiling_y, floor_y);
-            if ceiling_y < new_top {
+            if let Some(r) = rows(ceiling_y, new_top) {
                 // Upper: bottom at the back ceiling, or top at the front
                 // ceiling when upper-unpegged.
                 let t = if wall.flags & wall_flag::UPPER_UNPEGGED != 0 {
-                    tex.get(side.upper, bits(world_top), false)
+                    tex.get(cache, side.upper, bits(world_top), false)
                 } else {
-                    tex.get(side.upper, bits(there.ceiling), true)
+                    tex.get(cache, side.upper, bits(there.ceiling), true)
                 };
-                wall_span(&mut emit, ceiling_y, new_top, t);
+                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
             }
         }
         let mut new_bottom = floor_y;
         if there.floor > here.floor {
             new_bottom = view.project(there.floor, depth).clamp(new_top, floor_y);
-            if new_bottom < floor_y {
+            if let Some(r) = rows(new_bottom, floor_y) {
                 // Lower: top at the back floor, or placed as if pegged to
                 // the front ceiling when lower-unpegged.
                 let peg = if lower_unpegged {
@@ -697,12 +872,8 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
                 } else {
                     there.floor
                 };
-                wall_span(
-                    &mut emit,
-                    new_bottom,
-                    floor_y,
-                    tex.get(side.lower, bits(peg), false),
-                );
+                let t = tex.get(cache, side.lower, bits(peg), false);
+                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
             }
         }
         if new_top < new_bottom && side.middle != NONE {
@@ -710,16 +881,21 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
             // tiling), from the lower ceiling down, or up from the higher
             // floor when lower-unpegged.
             let t = if lower_unpegged {
-                tex.get(side.middle, bits(here.floor.max(there.floor)), true)
+                tex.get(cache, side.middle, bits(here.floor.max(there.floor)), true)
             } else {
-                tex.get(side.middle, bits(here.ceiling.min(there.ceiling)), false)
+                tex.get(
+                    cache,
+                    side.middle,
+                    bits(here.ceiling.min(there.ceiling)),
+                    false,
+                )
             };
             if let Some(t) = t {
                 let m = Masked {
                     y0: new_top as usize,
                     y1: new_bottom as usize,
                     depth,
-                    level: wall_level,
+                    level: wall_level(),
                     tex: t,
                     step,
                 };
@@ -728,7 +904,7 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
                 }
             }
         }
-        clip_sprites(view, &wall, sprites, step, new_top, new_bottom);
+        clip_sprites(view, &wall, sprites, visible, step, new_top, new_bottom);
         top = new_top;
         bottom = new_bottom;
         if top >= bottom {
@@ -736,10 +912,97 @@ pub(crate) fn column<'a, F: FnMut(Span<'a>)>(
         }
         stats.portals_crossed = stats.portals_crossed.saturating_add(1);
         sector = next;
+        here_ref = next_ref;
         came_through = Some(id);
         prev = hit.depth;
         first = false;
     }
     stats.columns_truncated = stats.columns_truncated.saturating_add(1);
-    background(&mut emit, top, bottom);
+    if let Some(r) = rows(top, bottom) {
+        paint.background(r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A small deterministic generator.
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 11
+    }
+
+    #[test]
+    fn depths_divide_exactly() {
+        let mut seed = 3;
+        for _ in 0..20000 {
+            let bits = next(&mut seed) as u32 % 67;
+            let num = (next(&mut seed) as i128 * next(&mut seed) as i128) >> (106 - bits.min(106));
+            let den = (next(&mut seed) as i128 >> (next(&mut seed) % 53)).max(1);
+            for (num, den) in [(num, den), (-num, den), (num, 1), (num, den << 4)] {
+                let d = Depth {
+                    num,
+                    den: den as u64,
+                };
+                let want = ((num << 16) / den).clamp(MIN_DEPTH as i128, MAX_DEPTH as i128) as i64;
+                assert_eq!(d.bits(), want, "{num} / {den}");
+            }
+        }
+    }
+
+    #[test]
+    fn texel_steps_divide_exactly() {
+        let mut seed = 5;
+        for width in [1i64, 2, 3, 7, 160, 320, 321, 640, 1023, 1024] {
+            let v = View {
+                px: 0,
+                py: 0,
+                fx: 1 << 16,
+                fy: 0,
+                rx: 0,
+                ry: -1 << 16,
+                eye: 0,
+                angle: 0,
+                width,
+                height: 200,
+                per_row_magic: (1u128 << 64).div_ceil(width as u128),
+                sector: None,
+                sky: None,
+            };
+            let view = |depth: i64| v.per_row(depth);
+            for _ in 0..5000 {
+                let depth = next(&mut seed) as i64 >> (next(&mut seed) % 53);
+                for d in [depth, depth + 1, (1 << 40) - 1, 1 << 40, MIN_DEPTH] {
+                    assert_eq!(view(d), ((d * 2) / width).max(1), "{d} {width}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn arctangents_match_a_search_of_the_sine_table() {
+        let search = |k: i64| {
+            let (mut lo, mut hi) = (0i64, 45 * 64);
+            while lo < hi {
+                let mid = (lo + hi + 1) / 2;
+                let (c, s) =
+                    crate::math::Angle::from_degrees(Fx::from_bits((mid << 10) as i32)).cos_sin();
+                if ((s.to_bits() as i64) << 16) <= k * c.to_bits() as i64 {
+                    lo = mid;
+                } else {
+                    hi = mid - 1;
+                }
+            }
+            lo << 10
+        };
+        for k in (0..=1 << 16)
+            .step_by(7)
+            .chain([1 << 16, (1 << 16) - 1, 1, 2])
+        {
+            assert_eq!(atan_degrees(k), search(k), "{k}");
+        }
+    }
 }

@@ -128,16 +128,44 @@ pub(crate) struct Visible<'a> {
     /// Sideways position of the left edge of texture column 0, 16.16
     /// bits, positive to the right.
     pub(crate) left: i64,
-    /// Height of texture row 0 above the eye, 16.16 bits.
-    pub(crate) top: i64,
     /// First screen column covered.
     pub(crate) x0: usize,
     /// One past the last.
     pub(crate) x1: usize,
-    /// Light level.
-    pub(crate) level: usize,
     /// Order of arrival (ties in depth go by it).
     pub(crate) index: u32,
+    /// Where it stands, its feet (if given) and its sector (if known),
+    /// for [`Visible::lit`].
+    pos: Vec2,
+    z: Option<Fx>,
+    sector: Option<SectorId>,
+    /// Height of texture row 0 above the eye (16.16 bits) and light
+    /// level, once worked out.
+    lit: Option<(i64, usize)>,
+}
+
+impl Visible<'_> {
+    /// The height of texture row 0 above the eye (16.16 bits) and the
+    /// light level: from the sector the sprite stands in, which is found
+    /// (by point location, for decorations) only for sprites that some
+    /// column actually shows.
+    pub(crate) fn lit(&mut self, level: &Level<'_>, view: &View<'_>) -> (i64, usize) {
+        if let Some(lit) = self.lit {
+            return lit;
+        }
+        let sector = self.sector.or_else(|| level.locate(self.pos));
+        let here = sector
+            .filter(|s| (s.0 as usize) < level.sector_count())
+            .map(|s| level.sector(s));
+        let z = self.z.unwrap_or(here.map_or(Fx::ZERO, |h| h.floor));
+        let light_number = here.map_or(light::number(255, 0), |h| light::number(h.light, 0));
+        let lit = (
+            z.to_bits() as i64 + ((self.texture.top as i64) << 16) - view.eye,
+            light::by_scale(light_number, self.depth),
+        );
+        self.lit = Some(lit);
+        lit
+    }
 }
 
 /// Projects `sources` seen from `view` into `out`, nearest first. Those
@@ -175,24 +203,19 @@ pub(crate) fn project<'a>(
         if x0 >= x1 {
             continue;
         }
-        // Only sprites in view pay for point location.
-        let sector = s.sector.or_else(|| level.locate(s.pos));
-        let here = sector
-            .filter(|s| (s.0 as usize) < level.sector_count())
-            .map(|s| level.sector(s));
-        let z = s.z.unwrap_or(here.map_or(Fx::ZERO, |h| h.floor));
-        let light_number = here.map_or(light::number(255, 0), |h| light::number(h.light, 0));
         let v = Visible {
             texture,
             depth,
             x,
             y,
             left,
-            top: z.to_bits() as i64 + ((texture.top as i64) << 16) - view.eye,
             x0: x0 as usize,
             x1: x1 as usize,
-            level: light::by_scale(light_number, depth),
             index: i.min(u32::MAX as usize) as u32,
+            pos: s.pos,
+            z: s.z,
+            sector: s.sector,
+            lit: None,
         };
         if out.is_full() {
             // Keep the nearest: replace the farthest if this one is nearer.

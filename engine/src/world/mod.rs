@@ -130,11 +130,15 @@ impl<'a> Level<'a> {
 
     /// Wall `id`.
     pub fn wall(&self, id: WallId) -> Wall {
+        // One read of the record (`wall_points` would read it again).
         let r = self.map.wall(id.0 as usize);
-        let (a, b) = self.map.wall_points(id.0 as usize);
+        let (a, b) = (
+            self.map.vertex(r.v1 as usize),
+            self.map.vertex(r.v2 as usize),
+        );
         Wall {
-            a,
-            b,
+            a: Vec2::new(a.x, a.y),
+            b: Vec2::new(b.x, b.y),
             front: SectorId(r.front),
             back: if r.back == NO_SECTOR {
                 None

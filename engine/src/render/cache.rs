@@ -1,0 +1,692 @@
+//! What the walk learns once per frame instead of once per column: each
+//! column's ray, and for every sector a ray enters, the sector decoded and
+//! the walls a ray can leave it through, with the screen columns whose
+//! rays do.
+//!
+//! ## Exits and their columns
+//!
+//! A ray leaves sector `S` through wall `A -> B` (points relative to the
+//! camera) at a depth `t >= 0` only if
+//!
+//! * it crosses the wall from `S`'s side: from the front (right) when `S`
+//!   is the front sector, which needs `D x A >= 0 >= D x B`, or from the
+//!   back when `S` is the back sector, `D x A <= 0 <= D x B`;
+//! * and the camera is on that side too (or on the line): `A x B <= 0`
+//!   for the front, `>= 0` for the back, else the crossing is behind.
+//!
+//! The second test is per frame. For the first, the rays of successive
+//! columns turn strictly clockwise through less than half a turn (they
+//! are `F + k R` with `k` in `(-1, 1)`, and the truncation of their
+//! components moves them by at most a unit in the last place against a
+//! step of at least 2^7 between neighbours), so the sign of `D x A` over
+//! the columns changes at most once, with at most one zero where it does:
+//! the columns where `D x A >= 0` (or `<= 0`) are a prefix or a suffix of
+//! the screen, found by a binary search on the exact sign. A wall's
+//! columns are the intersection of its two ends' ranges, exactly the
+//! columns whose rays cross it the right way. Only those columns test it
+//! (exactly, as before); walls facing away or off screen are never
+//! tested at all.
+//!
+//! ## Bounds
+//!
+//! Everything is in fixed-size tables (about 31 KiB with 64-bit
+//! pointers): 128 sectors and 512 exits per frame, more than any view of
+//! Freedoom's maps needs but one open map (MAP12: 303 sectors, 1240
+//! exits). A sector that does not fit, or whose exits do not fit, is
+//! walked the slow way (every wall decoded and tested per column): the
+//! same pixels, later.
+
+use heapless::Vec as HVec;
+
+use super::portal::{Surface, View};
+use crate::config::MAX_SCREEN_WIDTH;
+use crate::format::{SideRecord, TextureView, NONE, SKY};
+use crate::world::{Level, Sector, SectorId, Wall, WallId};
+
+/// Most sectors whose data one frame keeps.
+pub(crate) const MAX_CACHED_SECTORS: usize = 128;
+/// Most exits (wall, sector pairs) one frame keeps.
+pub(crate) const MAX_CACHED_EXITS: usize = 512;
+/// Slots of the sector index: a power of two, at least twice
+/// [`MAX_CACHED_SECTORS`].
+const INDEX_SLOTS: usize = 256;
+/// Slots of the texture and side caches (powers of two).
+const TEXTURE_SLOTS: usize = 64;
+const SIDE_SLOTS: usize = 64;
+/// Most distinct floor and ceiling textures one frame keeps.
+const MAX_FLATS: usize = 32;
+/// An empty slot.
+const EMPTY: u16 = u16::MAX;
+
+/// A wall a ray can leave a sector through.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Exit {
+    /// The wall.
+    pub(crate) id: WallId,
+    /// Rays may leave through its front (the sector is in front).
+    pub(crate) front: bool,
+    /// Rays may leave through its back.
+    pub(crate) back: bool,
+    /// The slot of the sector on the other side, once looked up
+    /// ([`EMPTY`] before).
+    next: u16,
+    /// The wall, decoded.
+    pub(crate) wall: Wall,
+}
+
+/// The exits of a sector.
+#[derive(Copy, Clone, Debug)]
+enum Exits {
+    /// Not worked out yet.
+    Unknown,
+    /// `exits[start..end]`.
+    Cached { start: u16, end: u16 },
+    /// Too many to keep: walk the map's wall list.
+    Uncached,
+}
+
+/// What a floor or ceiling shows, for a sector slot.
+#[derive(Copy, Clone, Debug)]
+enum Surf {
+    /// Not kept (too many textures): looked up at each use.
+    Unknown,
+    /// One palette colour.
+    Color(u8),
+    /// `flats[i]`.
+    Flat(u8),
+    /// The sky.
+    Sky,
+}
+
+/// A sector, decoded, its exits and its floor and ceiling.
+#[derive(Copy, Clone, Debug)]
+struct CachedSector {
+    id: SectorId,
+    sector: Sector,
+    exits: Exits,
+    floor: Surf,
+    ceiling: Surf,
+}
+
+/// The per-frame tables.
+pub(crate) struct FrameCache<'a> {
+    /// Sector id to slot in `sectors` ([`EMPTY`]: none), open addressing.
+    index: [u16; INDEX_SLOTS],
+    sectors: HVec<CachedSector, MAX_CACHED_SECTORS>,
+    /// The columns `[x0, x0 + len)` whose rays may leave through each
+    /// exit, as `(x0, len)`.
+    spans: HVec<(u16, u16), MAX_CACHED_EXITS>,
+    exits: HVec<Exit, MAX_CACHED_EXITS>,
+    /// Texture views by id, direct-mapped.
+    texture_ids: [u16; TEXTURE_SLOTS],
+    textures: [Option<TextureView<'a>>; TEXTURE_SLOTS],
+    /// Side records by index, direct-mapped.
+    side_ids: [u16; SIDE_SLOTS],
+    sides: [SideRecord; SIDE_SLOTS],
+    /// The floor and ceiling textures of the sectors in slots.
+    flats: HVec<(u16, Surface<'a>), MAX_FLATS>,
+}
+
+/// Where a sector's data is: a slot of the cache, or (the cache full)
+/// the sector itself.
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum SectorRef {
+    /// Slot `n`.
+    Slot(u16),
+    /// Not cached.
+    Direct(Sector),
+}
+
+impl<'a> FrameCache<'a> {
+    /// Empty tables.
+    pub(crate) fn new() -> FrameCache<'a> {
+        FrameCache {
+            index: [EMPTY; INDEX_SLOTS],
+            sectors: HVec::new(),
+            spans: HVec::new(),
+            exits: HVec::new(),
+            texture_ids: [EMPTY; TEXTURE_SLOTS],
+            textures: [None; TEXTURE_SLOTS],
+            side_ids: [EMPTY; SIDE_SLOTS],
+            sides: [SideRecord::default(); SIDE_SLOTS],
+            flats: HVec::new(),
+        }
+    }
+
+    /// Texture `id` (as [`crate::format::MapView::texture`]).
+    #[inline]
+    pub(crate) fn texture(&mut self, level: &Level<'a>, id: u16) -> Option<TextureView<'a>> {
+        let slot = id as usize % TEXTURE_SLOTS;
+        if let (Some(&k), Some(&t)) = (self.texture_ids.get(slot), self.textures.get(slot)) {
+            if k == id {
+                return t;
+            }
+        }
+        let t = level.map().texture(id);
+        if let (Some(k), Some(v)) = (self.texture_ids.get_mut(slot), self.textures.get_mut(slot)) {
+            (*k, *v) = (id, t);
+        }
+        t
+    }
+
+    /// Side record `id` (as [`crate::format::MapView::side`]).
+    #[inline]
+    pub(crate) fn side(&mut self, level: &Level<'_>, id: u16) -> SideRecord {
+        let slot = id as usize % SIDE_SLOTS;
+        if let (Some(&k), Some(&s)) = (self.side_ids.get(slot), self.sides.get(slot)) {
+            if k == id {
+                return s;
+            }
+        }
+        let s = level.map().side(id as usize);
+        if let (Some(k), Some(v)) = (self.side_ids.get_mut(slot), self.sides.get_mut(slot)) {
+            (*k, *v) = (id, s);
+        }
+        s
+    }
+
+    /// The slot of sector `id` (which must exist), filled on first use.
+    pub(crate) fn sector(&mut self, level: &Level<'a>, view: &View<'a>, id: SectorId) -> SectorRef {
+        let mut h = (id.0 as usize).wrapping_mul(0x9e37) % INDEX_SLOTS;
+        while let Some(&slot) = self.index.get(h) {
+            if slot == EMPTY {
+                break;
+            }
+            if let Some(c) = self.sectors.get(slot as usize) {
+                if c.id == id {
+                    return SectorRef::Slot(slot);
+                }
+            }
+            h = (h + 1) % INDEX_SLOTS;
+        }
+        self.new_sector(level, view, id, h)
+    }
+
+    /// [`FrameCache::sector`] for a sector not seen yet this frame, to go
+    /// in index slot `h`.
+    #[cold]
+    #[inline(never)]
+    fn new_sector(
+        &mut self,
+        level: &Level<'a>,
+        view: &View<'a>,
+        id: SectorId,
+        h: usize,
+    ) -> SectorRef {
+        let sector = level.sector(id);
+        if self.sectors.is_full() {
+            return SectorRef::Direct(sector);
+        }
+        let floor = self.surf(level, view, sector.floor_texture, sector.floor_color);
+        let ceiling = self.surf(level, view, sector.ceiling_texture, sector.ceiling_color);
+        let slot = self.sectors.len();
+        let entry = CachedSector {
+            id,
+            sector,
+            exits: Exits::Unknown,
+            floor,
+            ceiling,
+        };
+        match (self.sectors.push(entry), self.index.get_mut(h)) {
+            (Ok(()), Some(i)) => {
+                *i = slot as u16;
+                SectorRef::Slot(slot as u16)
+            }
+            _ => SectorRef::Direct(sector),
+        }
+    }
+
+    /// A floor or ceiling for a slot: its surface, textures kept in
+    /// `flats` (or, that full, looked up at each use).
+    fn surf(&mut self, level: &Level<'a>, view: &View<'a>, texture: u16, color: u8) -> Surf {
+        match resolve(level, view, texture, color) {
+            Surface::Color(c) => Surf::Color(c),
+            Surface::Sky => Surf::Sky,
+            surface => match self.flats.iter().position(|&(id, _)| id == texture) {
+                Some(i) => Surf::Flat(i as u8),
+                None => match self.flats.push((texture, surface)) {
+                    Ok(()) => Surf::Flat((self.flats.len() - 1) as u8),
+                    Err(_) => Surf::Unknown,
+                },
+            },
+        }
+    }
+
+    /// The decoded sector behind `r`.
+    #[inline]
+    pub(crate) fn get(&self, r: SectorRef) -> Sector {
+        match r {
+            SectorRef::Slot(s) => match self.sectors.get(s as usize) {
+                Some(c) => c.sector,
+                None => EMPTY_SECTOR,
+            },
+            SectorRef::Direct(s) => s,
+        }
+    }
+
+    /// What the ceiling (or the floor) of the sector behind `r` shows.
+    #[inline]
+    pub(crate) fn surface(
+        &self,
+        level: &Level<'a>,
+        view: &View<'a>,
+        r: SectorRef,
+        ceiling: bool,
+    ) -> Surface<'a> {
+        let (surf, s) = match r {
+            SectorRef::Slot(slot) => match self.sectors.get(slot as usize) {
+                Some(c) => (if ceiling { c.ceiling } else { c.floor }, c.sector),
+                None => return Surface::Color(0),
+            },
+            SectorRef::Direct(s) => (Surf::Unknown, s),
+        };
+        match surf {
+            Surf::Color(c) => Surface::Color(c),
+            Surf::Sky => Surface::Sky,
+            Surf::Flat(i) => match self.flats.get(i as usize) {
+                Some(&(_, t)) => t,
+                None => Surface::Color(0),
+            },
+            Surf::Unknown if ceiling => resolve(level, view, s.ceiling_texture, s.ceiling_color),
+            Surf::Unknown => resolve(level, view, s.floor_texture, s.floor_color),
+        }
+    }
+
+    /// The slot of the sector on the other side of exit `i` from
+    /// `sector`, if the wall is a portal.
+    pub(crate) fn next(
+        &mut self,
+        level: &Level<'a>,
+        view: &View<'a>,
+        i: usize,
+        sector: SectorId,
+    ) -> Option<SectorRef> {
+        let e = self.exits.get(i)?;
+        if e.next != EMPTY {
+            return Some(SectorRef::Slot(e.next));
+        }
+        let r = self.sector(level, view, e.wall.other_side(sector)?);
+        if let (SectorRef::Slot(s), Some(e)) = (r, self.exits.get_mut(i)) {
+            e.next = s;
+        }
+        Some(r)
+    }
+
+    /// The exits of sector `id` in slot `r`: `Some(range)` of
+    /// [`FrameCache::spans`] and [`FrameCache::exit`], or `None` if they
+    /// are not kept.
+    #[inline]
+    pub(crate) fn exits(
+        &mut self,
+        level: &Level<'_>,
+        view: &View<'_>,
+        r: SectorRef,
+    ) -> Option<(usize, usize)> {
+        let SectorRef::Slot(slot) = r else {
+            return None;
+        };
+        let c = self.sectors.get(slot as usize)?;
+        let exits = match c.exits {
+            Exits::Cached { start, end } => return Some((start as usize, end as usize)),
+            Exits::Uncached => return None,
+            Exits::Unknown => self.build_exits(level, view, c.id),
+        };
+        if let Some(c) = self.sectors.get_mut(slot as usize) {
+            c.exits = exits;
+        }
+        match exits {
+            Exits::Cached { start, end } => Some((start as usize, end as usize)),
+            _ => None,
+        }
+    }
+
+    /// The column spans of all exits.
+    #[inline]
+    pub(crate) fn spans(&self) -> &[(u16, u16)] {
+        &self.spans
+    }
+
+    /// Exit `i`.
+    #[inline]
+    pub(crate) fn exit(&self, i: usize) -> Option<&Exit> {
+        self.exits.get(i)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn build_exits(&mut self, level: &Level<'_>, view: &View<'_>, id: SectorId) -> Exits {
+        let start = self.exits.len();
+        let mut memo = SidesMemo::default();
+        for wid in level.sector_walls(id) {
+            let wall = level.wall(wid);
+            let front = wall.front == id;
+            let back = wall.back == Some(id);
+            let (ax, ay) = (
+                wall.a.x.to_bits() as i64 - view.px,
+                wall.a.y.to_bits() as i64 - view.py,
+            );
+            let (bx, by) = (
+                wall.b.x.to_bits() as i64 - view.px,
+                wall.b.y.to_bits() as i64 - view.py,
+            );
+            // (A - P) x (B - P): its sign says which side the camera is on.
+            let num = ax as i128 * by as i128 - ay as i128 * bx as i128;
+            let front = front && num <= 0;
+            let back = back && num >= 0;
+            if !front && !back {
+                continue;
+            }
+            // Walls of a loop share ends: B of one is A of the next.
+            let (sa, sb) = (memo.get(view, ax, ay), memo.get(view, bx, by));
+            let mut span = (usize::MAX, 0usize);
+            let mut add = |(lo, hi): (usize, usize)| {
+                if lo < hi {
+                    span = (span.0.min(lo), span.1.max(hi));
+                }
+            };
+            if front {
+                add(meet(sa.nonneg, sb.nonpos));
+            }
+            if back {
+                add(meet(sa.nonpos, sb.nonneg));
+            }
+            if span.0 >= span.1 {
+                continue;
+            }
+            let exit = Exit {
+                id: wid,
+                front,
+                back,
+                next: EMPTY,
+                wall,
+            };
+            if self.exits.push(exit).is_err()
+                || self
+                    .spans
+                    .push((span.0 as u16, (span.1 - span.0) as u16))
+                    .is_err()
+            {
+                self.exits.truncate(start);
+                self.spans.truncate(start);
+                return Exits::Uncached;
+            }
+        }
+        Exits::Cached {
+            start: start as u16,
+            end: self.exits.len() as u16,
+        }
+    }
+}
+
+/// Which columns' rays a point lies on either side of: the columns whose
+/// rays `D` have `D x P >= 0` and those with `D x P <= 0`, each a prefix
+/// or a suffix of the screen (see the module's notes).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+struct Sides {
+    nonneg: (usize, usize),
+    nonpos: (usize, usize),
+}
+
+/// [`Sides`] of a point `(x, y)` (below 2^34 in magnitude): the sign of
+/// `D x P` at both ends of the screen and, if it changes, a binary search
+/// for where.
+fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
+    let w = rays.columns();
+    let g = |i: usize| {
+        let (dx, dy) = rays.ray(i);
+        (dx * y - dy * x).signum()
+    };
+    if w == 0 {
+        return Sides::default();
+    }
+    let (all, none) = ((0, w), (0, 0));
+    let (g0, g1) = (g(0), g(w - 1));
+    match (g0, g1) {
+        (1, 1) => Sides {
+            nonneg: all,
+            nonpos: none,
+        },
+        (-1, -1) => Sides {
+            nonneg: none,
+            nonpos: all,
+        },
+        // Zero at column 0: one sign after it.
+        (0, _) => Sides {
+            nonneg: if g1 >= 0 { all } else { (0, 1) },
+            nonpos: if g1 <= 0 { all } else { (0, 1) },
+        },
+        // Zero at the last column only.
+        (_, 0) => {
+            let end = (w - 1, w);
+            if g0 > 0 {
+                Sides {
+                    nonneg: all,
+                    nonpos: end,
+                }
+            } else {
+                Sides {
+                    nonneg: end,
+                    nonpos: all,
+                }
+            }
+        }
+        _ => {
+            // The first column whose sign is not g0's: bracketed from a
+            // guess (g(lo) == g0, g(hi) != g0), then a binary search.
+            let guess = rays.guess(x, y).clamp(1, w - 1);
+            let (mut lo, mut hi) = (0, w - 1);
+            let mut step = 1;
+            if g(guess) == g0 {
+                lo = guess;
+                while lo + step < hi {
+                    if g(lo + step) != g0 {
+                        hi = lo + step;
+                        break;
+                    }
+                    lo += step;
+                    step *= 2;
+                }
+            } else {
+                hi = guess;
+                while hi > lo + step {
+                    if g(hi - step) == g0 {
+                        lo = hi - step;
+                        break;
+                    }
+                    hi -= step;
+                    step *= 2;
+                }
+            }
+            while hi - lo > 1 {
+                let mid = (lo + hi) / 2;
+                if g(mid) == g0 {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            // A zero at `hi` belongs to both sides.
+            let (before, after) = if g(hi) == 0 {
+                ((0, hi + 1), (hi, w))
+            } else {
+                ((0, hi), (hi, w))
+            };
+            if g0 > 0 {
+                Sides {
+                    nonneg: before,
+                    nonpos: after,
+                }
+            } else {
+                Sides {
+                    nonneg: after,
+                    nonpos: before,
+                }
+            }
+        }
+    }
+}
+
+/// The last point [`sides`] was asked about.
+#[derive(Default)]
+struct SidesMemo {
+    last: Option<((i64, i64), Sides)>,
+}
+
+impl SidesMemo {
+    fn get(&mut self, rays: &impl Rays, x: i64, y: i64) -> Sides {
+        match self.last {
+            Some((p, s)) if p == (x, y) => s,
+            _ => {
+                let s = sides(rays, x, y);
+                self.last = Some(((x, y), s));
+                s
+            }
+        }
+    }
+}
+
+/// Each column's ray.
+trait Rays {
+    /// Columns.
+    fn columns(&self) -> usize;
+    /// Column `x`'s ray, 16.16 bits (each component below 2^18).
+    fn ray(&self, x: usize) -> (i64, i64);
+    /// About the first column right of the point `(x, y)` (any column
+    /// will do: it only starts the search).
+    fn guess(&self, x: i64, y: i64) -> usize;
+}
+
+impl Rays for View<'_> {
+    fn columns(&self) -> usize {
+        self.width.clamp(1, MAX_SCREEN_WIDTH as i64) as usize
+    }
+
+    fn ray(&self, x: usize) -> (i64, i64) {
+        View::ray(self, x)
+    }
+
+    fn guess(&self, x: i64, y: i64) -> usize {
+        // Where the point projects: k = side / depth, column
+        // (k + 1) * width / 2.
+        let (depth, side) = self.view_coords(x, y);
+        if depth <= 0 {
+            return 0;
+        }
+        let w = self.width;
+        let k = (side.saturating_mul(w) / depth).clamp(-2 * w, 2 * w);
+        ((k + w) / 2).clamp(0, w) as usize
+    }
+}
+
+/// The intersection of two column ranges.
+fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+    (a.0.max(b.0), a.1.min(b.1))
+}
+
+/// What a floor or ceiling texture shows (`color` if untextured).
+fn resolve<'a>(level: &Level<'a>, view: &View<'a>, texture: u16, color: u8) -> Surface<'a> {
+    match texture {
+        NONE => Surface::Color(color),
+        SKY if view.sky.is_some() => Surface::Sky,
+        SKY => Surface::Color(color),
+        t => match level.map().texture(t) {
+            None => Surface::Color(color),
+            Some(v) => match (v.width, v.height, <&[u8; 4096]>::try_from(v.pixels)) {
+                (64, 64, Ok(pixels)) => Surface::Flat64(pixels),
+                _ => Surface::Flat(v),
+            },
+        },
+    }
+}
+
+/// What a slot that is not there reads as (never, after `sector`).
+const EMPTY_SECTOR: Sector = Sector {
+    floor: crate::math::Fx::ZERO,
+    ceiling: crate::math::Fx::ZERO,
+    light: 0,
+    floor_color: 0,
+    ceiling_color: 0,
+    wall_color: 0,
+    floor_texture: crate::format::NONE,
+    ceiling_texture: crate::format::NONE,
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Angle, Fx};
+
+    /// The rays [`View::ray`] gives a `width`-wide screen facing
+    /// `angle` (1/64 degrees).
+    fn rays(width: usize, angle: i32) -> [(i32, i32); MAX_SCREEN_WIDTH] {
+        let (c, s) = Angle::from_degrees(Fx::from_bits(angle << 10)).cos_sin();
+        let (fx, fy) = (c.to_bits() as i64, s.to_bits() as i64);
+        let (rx, ry) = (fy, -fx);
+        let w = width as i64;
+        core::array::from_fn(|x| {
+            let k = ((2 * x as i64 + 1 - w) << 16) / w;
+            (
+                (fx + rx * k / (1 << 16)) as i32,
+                (fy + ry * k / (1 << 16)) as i32,
+            )
+        })
+    }
+
+    /// A small deterministic generator.
+    fn next(seed: &mut u64) -> u64 {
+        *seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        *seed >> 17
+    }
+
+    #[test]
+    fn the_columns_on_one_side_of_a_point_are_one_range() {
+        let mut seed = 7;
+        for _ in 0..300 {
+            let width = [1, 2, 3, 16, 320, 1024][next(&mut seed) as usize % 6];
+            let angle = (next(&mut seed) % (360 * 64)) as i32;
+            let all = rays(width, angle);
+            let rays = &all[..width];
+            for _ in 0..40 {
+                // Points near and far, on the axes and off them.
+                let scale = [1, 1 << 8, 1 << 16, 1 << 24, 1 << 33][next(&mut seed) as usize % 5];
+                let mut coord = || {
+                    let r = next(&mut seed) as i64;
+                    match r % 7 {
+                        0 => 0,
+                        _ => (r % (2 * scale + 1)) - scale,
+                    }
+                };
+                let (x, y) = (coord(), coord());
+                struct Table<'r>(&'r [(i32, i32)]);
+                impl Rays for Table<'_> {
+                    fn columns(&self) -> usize {
+                        self.0.len()
+                    }
+                    fn ray(&self, x: usize) -> (i64, i64) {
+                        let (dx, dy) = self.0[x];
+                        (dx as i64, dy as i64)
+                    }
+                    fn guess(&self, x: i64, y: i64) -> usize {
+                        // Any guess must do.
+                        (x ^ y).unsigned_abs() as usize % (self.0.len() + 3)
+                    }
+                }
+                let got = sides(&Table(rays), x, y);
+                for negate in [false, true] {
+                    let (lo, hi) = if negate { got.nonpos } else { got.nonneg };
+                    for (i, &(dx, dy)) in rays.iter().enumerate() {
+                        let c = dx as i64 * y - dy as i64 * x;
+                        let want = if negate { c <= 0 } else { c >= 0 };
+                        assert_eq!(
+                            want,
+                            lo <= i && i < hi,
+                            "{width} {angle} {x} {y} {negate} {i}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

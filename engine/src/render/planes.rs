@@ -1,0 +1,572 @@
+//! Floors and ceilings, drawn as DOOM draws them: in horizontal spans,
+//! one light level and one texture step per span.
+//!
+//! The walk hands out floor and ceiling runs column by column; a plane
+//! (everything that decides a floor's pixels: its texture or colour, its
+//! light number and its height relative to the eye, DOOM's visplane) gets
+//! a number the first time it is seen in the frame. Each column's runs are
+//! kept until the next column's are known; comparing the two, row by row
+//! only where they differ (DOOM's `R_MakeSpans`), closes the spans that
+//! end (drawing them) and opens the ones that start. What is drawn over a
+//! floor (see-through wall textures, sprites) first flushes the spans
+//! under it.
+//!
+//! ## The mapping
+//!
+//! Row `y` of a plane `h` above or below the eye lies at the distance
+//! `t = h * recip[y]` (see `draw::build_recip`), and column `x` shows the
+//! map point `P + t * (F + k R)` with `k = (2x + 1 - width) / width`:
+//! affine in `x`. Per row, the map coordinates of column 0 and their step
+//! per column are worked out once (40 fraction bits for the ray terms,
+//! wrapping products keep the bits that matter); per pixel there are two
+//! additions. For 64x64 flats the coordinates are kept as DOOM keeps them,
+//! 26 fraction bits wrapping in 32, since only the 6 texel bits above
+//! matter. A span is the same pixels whichever columns it is split into,
+//! so deferring, splitting or (when the tables are full) drawing a run on
+//! the spot never changes a pixel.
+
+use heapless::Vec as HVec;
+
+use super::cache::{FrameCache, SectorRef, MAX_CACHED_SECTORS};
+use super::draw;
+use super::frame::Pixel;
+use super::light::PlaneLight;
+use super::portal::{Surface, View};
+use super::shade::Shades;
+use crate::config::MAX_SCREEN_HEIGHT;
+
+/// Most planes one frame keeps; runs of more are drawn on the spot.
+pub(crate) const MAX_PLANES: usize = 128;
+/// Most floor (and, apart, ceiling) runs one column keeps; more are drawn
+/// on the spot.
+const MAX_RUNS: usize = 64;
+/// No plane (not looked up yet).
+pub(crate) const NO_PLANE: u16 = u16::MAX;
+/// The sky, drawn in columns.
+pub(crate) const SKY_PLANE: u16 = u16::MAX - 1;
+
+/// A floor or ceiling: everything that decides its pixels.
+#[derive(Copy, Clone, Debug)]
+struct Plane<'a> {
+    /// What it shows (never the sky).
+    surface: Surface<'a>,
+    /// Its texture, or `0x1_0000 +` its colour: with `n` and `height`,
+    /// what tells planes apart.
+    id: u32,
+    n: u8,
+    /// `|plane height - eye height|`, 16.16 bits, at most 2^33.
+    height: u64,
+    light: PlaneLight,
+}
+
+/// Rows `[y0, y1)` of plane `plane` in one column.
+#[derive(Copy, Clone, Debug)]
+struct Run {
+    y0: u16,
+    y1: u16,
+    plane: u16,
+}
+
+/// Where spans go.
+pub(crate) struct Target<'t, P> {
+    pub(crate) pixels: &'t mut [P],
+    pub(crate) stride: usize,
+    /// The frame's reciprocal table, one entry per row.
+    pub(crate) recip: &'t [u32],
+    pub(crate) shades: &'t Shades<P>,
+}
+
+/// The floors and ceilings of one frame.
+pub(crate) struct Planes<'a> {
+    planes: HVec<Plane<'a>, MAX_PLANES>,
+    /// The plane of each sector slot's floor (even) and ceiling (odd), once
+    /// looked up.
+    memo: [u16; 2 * MAX_CACHED_SECTORS],
+    /// The column where each row's open span started.
+    start: [u16; MAX_SCREEN_HEIGHT],
+    /// The last finished column's runs, top to bottom.
+    prev: HVec<Run, { 2 * MAX_RUNS }>,
+    /// The current column's ceiling runs (top down) and floor runs
+    /// (bottom up), as the walk hands them out.
+    ceilings: HVec<Run, MAX_RUNS>,
+    floors: HVec<Run, MAX_RUNS>,
+    /// The camera: its position in 64x64 flat coordinates (26 fraction
+    /// bits, wrapping; y negated), and in 16.16 bits.
+    u0: u32,
+    v0: u32,
+    px: i64,
+    py: i64,
+    /// The ray of column 0 and its step per column, 40 fraction bits.
+    g0: (i64, i64),
+    s: (i64, i64),
+}
+
+impl<'a> Planes<'a> {
+    /// No planes yet, for `view`.
+    pub(crate) fn new(view: &View<'_>) -> Planes<'a> {
+        let w = view.width.max(1);
+        // F + k R with k = (1 - w) / w at column 0, stepping 2 / w.
+        let g0 = |f: i64, r: i64| (f << 24) + ((r << 24) * (1 - w)) / w;
+        Planes {
+            planes: HVec::new(),
+            memo: [NO_PLANE; 2 * MAX_CACHED_SECTORS],
+            start: [0; MAX_SCREEN_HEIGHT],
+            prev: HVec::new(),
+            ceilings: HVec::new(),
+            floors: HVec::new(),
+            u0: (view.px as u32).wrapping_shl(10),
+            v0: (view.py.wrapping_neg() as u32).wrapping_shl(10),
+            px: view.px,
+            py: view.py,
+            g0: (g0(view.fx, view.rx), g0(view.fy, view.ry)),
+            s: ((view.rx << 25) / w, (view.ry << 25) / w),
+        }
+    }
+
+    /// The plane of the ceiling (`ceiling`) or floor of `sector` if known
+    /// ([`SKY_PLANE`] for the sky), else `NO_PLANE`: then
+    /// [`Planes::add_run`] works it out.
+    #[inline]
+    pub(crate) fn known(&self, sector: SectorRef, ceiling: bool) -> u16 {
+        match sector {
+            SectorRef::Slot(s) => self
+                .memo
+                .get(s as usize * 2 + ceiling as usize)
+                .copied()
+                .unwrap_or(NO_PLANE),
+            SectorRef::Direct(_) => NO_PLANE,
+        }
+    }
+
+    /// Keeps rows `(y0, y1)` of plane `plane` (from [`Planes::known`]) for
+    /// drawing in spans, if there is room (else [`Planes::run`]).
+    #[inline]
+    pub(crate) fn keep(&mut self, plane: u16, ceiling: bool, (y0, y1): (usize, usize)) -> bool {
+        let run = Run {
+            y0: y0 as u16,
+            y1: y1 as u16,
+            plane,
+        };
+        let list = if ceiling {
+            &mut self.ceilings
+        } else {
+            &mut self.floors
+        };
+        list.push(run).is_ok()
+    }
+
+    /// Rows `(y0, y1)` of column `x` show plane `plane` (from
+    /// [`Planes::known`]): kept for drawing in spans, or drawn now.
+    #[inline]
+    pub(crate) fn run<P: Pixel>(
+        &mut self,
+        plane: u16,
+        ceiling: bool,
+        (y0, y1): (usize, usize),
+        x: usize,
+        target: &mut Target<'_, P>,
+    ) {
+        let run = Run {
+            y0: y0 as u16,
+            y1: y1 as u16,
+            plane,
+        };
+        let list = if ceiling {
+            &mut self.ceilings
+        } else {
+            &mut self.floors
+        };
+        if list.push(run).is_err() {
+            if let Some(p) = self.planes.get(plane as usize) {
+                for y in y0..y1 {
+                    draw_span(target, p, self.frame(), y, x, x);
+                }
+            }
+        }
+    }
+
+    /// [`Planes::run`] for a plane not [`Planes::known`] yet: `surface`
+    /// (not the sky), light number `n`, `height` from the eye. Returns
+    /// the plane, to be memorised, or draws the run now if there is no
+    /// room for the plane.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn add_run<P: Pixel>(
+        &mut self,
+        cache: &FrameCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        surface: Surface<'a>,
+        rows: (usize, usize),
+        x: usize,
+        n: usize,
+        height: u64,
+        target: &mut Target<'_, P>,
+    ) {
+        let s = cache.get(sector);
+        let texture = if ceiling {
+            s.ceiling_texture
+        } else {
+            s.floor_texture
+        };
+        let id = match surface {
+            Surface::Color(c) => 0x1_0000 | c as u32,
+            _ => texture as u32,
+        };
+        let new = Plane {
+            surface,
+            id,
+            n: n as u8,
+            height: height.min(1 << 33),
+            light: PlaneLight::new(n, height),
+        };
+        let plane = self.plane_of(new);
+        if plane == NO_PLANE {
+            // No room: drawn now, the same pixels.
+            for y in rows.0..rows.1 {
+                draw_span(target, &new, self.frame(), y, x, x);
+            }
+            return;
+        }
+        self.remember(sector, ceiling, plane);
+        self.run(plane, ceiling, rows, x, target);
+    }
+
+    /// Memorises the plane of a sector slot's ceiling or floor.
+    pub(crate) fn remember(&mut self, sector: SectorRef, ceiling: bool, plane: u16) {
+        if let SectorRef::Slot(s) = sector {
+            if let Some(m) = self.memo.get_mut(s as usize * 2 + ceiling as usize) {
+                *m = plane;
+            }
+        }
+    }
+
+    /// The number of `p`'s plane, added if new (`NO_PLANE` if full).
+    fn plane_of(&mut self, p: Plane<'a>) -> u16 {
+        let same = |q: &Plane<'_>| q.id == p.id && q.n == p.n && q.height == p.height;
+        if let Some(i) = self.planes.iter().position(same) {
+            return i as u16;
+        }
+        match self.planes.push(p) {
+            Ok(()) => (self.planes.len() - 1) as u16,
+            Err(_) => NO_PLANE,
+        }
+    }
+
+    /// What every span needs of the frame.
+    fn frame(&self) -> Frame {
+        Frame {
+            u0: self.u0,
+            v0: self.v0,
+            px: self.px,
+            py: self.py,
+            g0: self.g0,
+            s: self.s,
+        }
+    }
+
+    /// Column `x`'s runs are all in: draws the spans that ended at
+    /// `x - 1` and opens the ones that start at `x`.
+    pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
+        let mut cur: HVec<Run, { 2 * MAX_RUNS }> = HVec::new();
+        for r in self.ceilings.iter().chain(self.floors.iter().rev()) {
+            let _ = cur.push(*r);
+        }
+        self.ceilings.clear();
+        self.floors.clear();
+        self.sweep(&cur, x, target);
+        self.prev = cur;
+    }
+
+    /// After the last column (`width`): draws every open span.
+    pub(crate) fn finish<P: Pixel>(&mut self, width: usize, target: &mut Target<'_, P>) {
+        self.sweep(&[], width, target);
+        self.prev.clear();
+    }
+
+    /// Draws the open spans of rows `[y0, y1)` through column `x` (the
+    /// column just ended), before something is drawn over them.
+    pub(crate) fn flush<P: Pixel>(
+        &mut self,
+        x: usize,
+        (y0, y1): (usize, usize),
+        target: &mut Target<'_, P>,
+    ) {
+        let frame = self.frame();
+        for r in self.prev.iter() {
+            let (a, b) = ((r.y0 as usize).max(y0), (r.y1 as usize).min(y1));
+            let Some(p) = self.planes.get(r.plane as usize) else {
+                continue;
+            };
+            for y in a..b {
+                if let Some(s) = self.start.get_mut(y) {
+                    draw_span(target, p, frame, y, *s as usize, x);
+                    *s = x as u16 + 1;
+                }
+            }
+        }
+    }
+
+    /// Compares the last column's runs with `cur`, column `x`'s: rows
+    /// whose plane changes close their span (drawn through `x - 1`) and
+    /// open one at `x`.
+    fn sweep<P: Pixel>(&mut self, cur: &[Run], x: usize, target: &mut Target<'_, P>) {
+        let frame = self.frame();
+        let (prev, planes, start) = (&self.prev, &self.planes, &mut self.start);
+        let (mut i, mut j) = (0, 0);
+        let mut y: u16 = 0;
+        loop {
+            let (p, c) = (prev.get(i), cur.get(j));
+            if p.is_none() && c.is_none() {
+                break;
+            }
+            // The plane at row y in each column, and the next row where
+            // either changes.
+            let here = |r: Option<&Run>| match r {
+                Some(r) if r.y0 <= y => (Some(r.plane), r.y1),
+                Some(r) => (None, r.y0),
+                None => (None, u16::MAX),
+            };
+            let ((pk, pn), (ck, cn)) = (here(p), here(c));
+            let next = pn.min(cn);
+            if pk != ck {
+                for row in y..next {
+                    let s = start.get_mut(row as usize);
+                    if let (Some(k), Some(s)) = (pk, s) {
+                        if let Some(p) = planes.get(k as usize) {
+                            if (*s as usize) < x {
+                                draw_span(target, p, frame, row as usize, *s as usize, x - 1);
+                            }
+                        }
+                    }
+                    if let (Some(_), Some(s)) = (ck, start.get_mut(row as usize)) {
+                        *s = x as u16;
+                    }
+                }
+            }
+            y = next;
+            if p.is_some_and(|r| r.y1 <= y) {
+                i += 1;
+            }
+            if c.is_some_and(|r| r.y1 <= y) {
+                j += 1;
+            }
+        }
+    }
+}
+
+/// The frame's constants a span needs (see [`Planes`]).
+#[derive(Copy, Clone, Debug)]
+struct Frame {
+    u0: u32,
+    v0: u32,
+    px: i64,
+    py: i64,
+    g0: (i64, i64),
+    s: (i64, i64),
+}
+
+/// Draws columns `[xs, xe]` of row `y` of plane `p`.
+fn draw_span<P: Pixel>(
+    t: &mut Target<'_, P>,
+    p: &Plane<'_>,
+    f: Frame,
+    y: usize,
+    xs: usize,
+    xe: usize,
+) {
+    if xs > xe {
+        return;
+    }
+    let first = y * t.stride + xs;
+    let Some(row) = t.pixels.get_mut(first..=y * t.stride + xe) else {
+        return;
+    };
+    let Some(&r) = t.recip.get(y) else {
+        return;
+    };
+    let shade = t.shades.row(p.light.level(r));
+    // The distance of the row, 16.16 bits (below 2^61 / 2^16).
+    let dist = ((p.height * r as u64) >> 16) as i64;
+    match p.surface {
+        Surface::Color(c) => row.fill(shade[c as usize]),
+        Surface::Flat64(flat) => {
+            // Column 0's coordinates and the step, 26 fraction bits: the
+            // products wrap, but bits 30..62 of them are exact.
+            let wide = |a: i64, b: i64| (a.wrapping_mul(b) >> 30) as u32;
+            let du = wide(dist, f.s.0);
+            let dv = wide(dist, f.s.1).wrapping_neg();
+            let x = xs as u32;
+            let u =
+                f.u0.wrapping_add(wide(dist, f.g0.0))
+                    .wrapping_add(x.wrapping_mul(du));
+            let v =
+                f.v0.wrapping_sub(wide(dist, f.g0.1))
+                    .wrapping_add(x.wrapping_mul(dv));
+            draw::flat_span(row, [u, v, du, dv], flat, shade);
+        }
+        Surface::Flat(texture) => {
+            // Any other size: map coordinates in 32 fraction bits, and a
+            // division per pixel (only for odd data).
+            let (w, h) = (texture.width.max(1) as i64, texture.height.max(1) as i64);
+            let at = |g: i64, s: i64| {
+                let ray = g as i128 + xs as i128 * s as i128;
+                ((dist as i128 * ray) >> 24) as i64
+            };
+            let step = |s: i64| ((dist as i128 * s as i128) >> 24) as i64;
+            let (mut u, du) = ((f.px << 16).wrapping_add(at(f.g0.0, f.s.0)), step(f.s.0));
+            // v is -y (DOOM's texel row is floor(-y)).
+            let (mut v, dv) = (
+                (-(f.py << 16)).wrapping_sub(at(f.g0.1, f.s.1)),
+                step(f.s.1).wrapping_neg(),
+            );
+            for px in row.iter_mut() {
+                let (c, rr) = ((u >> 32).rem_euclid(w), (v >> 32).rem_euclid(h));
+                let texel = texture
+                    .pixels
+                    .get((c * h + rr) as usize)
+                    .copied()
+                    .unwrap_or(0);
+                *px = shade[texel as usize];
+                u = u.wrapping_add(du);
+                v = v.wrapping_add(dv);
+            }
+        }
+        Surface::Sky => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::shade::{Palette, LIGHT_LEVELS};
+
+    /// A plane of one colour, `n` and `height`, drawn at `(x, y)` of a
+    /// `w`-wide frame.
+    fn color_plane(n: usize, height: u64) -> Plane<'static> {
+        Plane {
+            surface: Surface::Color(1),
+            id: 0x1_0001,
+            n: n as u8,
+            height,
+            light: PlaneLight::new(n, height),
+        }
+    }
+
+    const FRAME: Frame = Frame {
+        u0: 0,
+        v0: 0,
+        px: 0,
+        py: 0,
+        g0: (0, 0),
+        s: (0, 0),
+    };
+
+    #[test]
+    fn plane_rows_fade_with_distance() {
+        let mut palette = Palette::builtin();
+        palette.0[1] = [255, 255, 255];
+        let shades: Shades<u32> = Shades::new(&palette);
+        let level_char = |p: u32| {
+            let l = (0..LIGHT_LEVELS)
+                .find(|&l| shades.get(l, 1) == p)
+                .unwrap_or(99);
+            b"0123456789abcdefghijklmnopqrstuv"
+                .get(l)
+                .copied()
+                .unwrap_or(b'?')
+        };
+        // 4 wide, 6 tall: horizon between rows 2 and 3.
+        let (w, h) = (4usize, 6usize);
+        let mut recip = [0u32; 6];
+        draw::build_recip(&mut recip, w, h);
+        // focal 2: rows at 0.5, 1.5, 2.5 from the horizon.
+        assert_eq!(recip, [52428, 87381, 262144, 262144, 87381, 52428]);
+        let mut px = [0u32; 24];
+        let mut t = Target {
+            pixels: &mut px,
+            stride: w,
+            recip: &recip,
+            shades: &shades,
+        };
+        // Floor 128 below the eye at sector light 128 (light number 8,
+        // DOOM's map 28 when far): depths 512, 170.7, 102.4 for rows 3,
+        // 4, 5; zlight takes 160 / (depth / 16 + 1) / 2 maps off.
+        for y in 3..6 {
+            draw_span(&mut t, &color_plane(8, 128 << 16), FRAME, y, 1, 1);
+        }
+        // A full-bright ceiling 16 above: bright at any distance.
+        for y in 0..3 {
+            draw_span(&mut t, &color_plane(15, 16 << 16), FRAME, y, 2, 2);
+        }
+        let rows: [[u8; 4]; 6] = core::array::from_fn(|y| {
+            core::array::from_fn(|x| match px[y * w + x] {
+                0 => b'.',
+                p => level_char(p),
+            })
+        });
+        let text = rows.each_ref().map(|r| core::str::from_utf8(r).unwrap());
+        assert_eq!(
+            text,
+            [
+                "..v.", // ceiling, full bright
+                "..v.", "..v.", //
+                ".5..", // floor: 512 units, map 26
+                ".a..", // 170.7 units, map 21
+                ".e..", // 102.4 units, map 17
+            ]
+        );
+    }
+
+    #[test]
+    fn a_span_is_the_same_pixels_however_it_is_split() {
+        // A 64x64 flat of distinct texels, a camera off the grid at an
+        // odd angle: drawing row y whole or in pieces gives the same.
+        let flat: [u8; 4096] = core::array::from_fn(|i| (i * 7 % 251) as u8);
+        let shades: Shades<u32> = Shades::new(&Palette::builtin());
+        let (w, h) = (50usize, 20usize);
+        let mut recip = [0u32; 20];
+        draw::build_recip(&mut recip, w, h);
+        let f = Frame {
+            u0: 0x1234_5678,
+            v0: 0x8765_4321,
+            px: 0,
+            py: 0,
+            g0: (0x12_3456_7890, -0x3_2109_8765),
+            s: (0x5_4321, 0x1_2345),
+        };
+        let plane = Plane {
+            surface: Surface::Flat64(&flat),
+            id: 3,
+            n: 9,
+            height: 37 << 16,
+            light: PlaneLight::new(9, 37 << 16),
+        };
+        let (mut a, mut b) = ([0u32; 1000], [0u32; 1000]);
+        for y in 11..20 {
+            let mut t = Target {
+                pixels: &mut a,
+                stride: w,
+                recip: &recip,
+                shades: &shades,
+            };
+            draw_span(&mut t, &plane, f, y, 0, w - 1);
+            let mut t = Target {
+                pixels: &mut b,
+                stride: w,
+                recip: &recip,
+                shades: &shades,
+            };
+            let mut x = 0;
+            for len in [1, 7, 2, 13, 1, 30].iter().cycle() {
+                if x >= w {
+                    break;
+                }
+                let end = (x + len - 1).min(w - 1);
+                draw_span(&mut t, &plane, f, y, x, end);
+                x = end + 1;
+            }
+        }
+        assert!(a == b);
+        assert!(a[11 * w..].iter().any(|&p| p != a[11 * w]));
+    }
+}
