@@ -338,50 +338,96 @@ fn reference_is_left(a: Vec2, b: Vec2) -> bool {
     }
 }
 
-fn check_values(map: &SourceMap) -> Result<(), BuildError> {
+/// Inside the engine's coordinate range.
+fn in_range(v: Fx) -> bool {
     let limit = Fx::from_num(config::MAX_COORDINATE);
-    let ok = |v: Fx| v >= -limit && v <= limit;
-    if map.sectors.is_empty() {
-        return Err(err(Site::Map, "the map has no sectors"));
-    }
-    if map.vertices.len() > config::MAX_VERTICES {
-        return Err(err(
-            Site::Map,
-            format!(
-                "{} vertices exceeds the limit of {}",
-                map.vertices.len(),
-                config::MAX_VERTICES
-            ),
-        ));
-    }
-    if map.sectors.len() > config::MAX_SECTORS {
-        return Err(err(
-            Site::Map,
-            format!(
-                "{} sectors exceeds the limit of {}",
-                map.sectors.len(),
-                config::MAX_SECTORS
-            ),
-        ));
-    }
-    if map.things.len() > config::MAX_THINGS {
-        return Err(err(
-            Site::Map,
-            format!(
-                "{} things exceeds the limit of {}",
-                map.things.len(),
-                config::MAX_THINGS
-            ),
-        ));
-    }
-    for (i, v) in map.vertices.iter().enumerate() {
-        if !ok(v.x) || !ok(v.y) {
+    v >= -limit && v <= limit
+}
+
+/// A capacity error if `n` exceeds `max`.
+fn too_many(what: &str, n: usize, max: usize) -> Option<BuildError> {
+    (n > max).then(|| err(Site::Map, format!("{n} {what} exceeds the limit of {max}")))
+}
+
+/// The first of several optional errors.
+fn first_error<const N: usize>(errors: [Option<BuildError>; N]) -> Result<(), BuildError> {
+    errors.into_iter().flatten().next().map_or(Ok(()), Err)
+}
+
+/// Every vertex inside the coordinate range.
+fn check_vertices(vertices: &[Vec2]) -> Result<(), BuildError> {
+    for (i, v) in vertices.iter().enumerate() {
+        if !in_range(v.x) || !in_range(v.y) {
             return Err(err(
                 Site::Vertex(i),
                 format!("vertex outside ±{}", config::MAX_COORDINATE),
             ));
         }
     }
+    Ok(())
+}
+
+/// Sector `i`'s heights in range and its ceiling not below its floor.
+fn check_heights(i: usize, floor: Fx, ceiling: Fx) -> Result<(), BuildError> {
+    if !in_range(floor) || !in_range(ceiling) {
+        return Err(err(
+            Site::Sector(i),
+            format!("height outside ±{}", config::MAX_COORDINATE),
+        ));
+    }
+    if ceiling < floor {
+        return Err(err(
+            Site::Sector(i),
+            format!("ceiling {ceiling} is below floor {floor}"),
+        ));
+    }
+    Ok(())
+}
+
+/// Things in range, with valid angles, radii and sprites (`sprite_ok`),
+/// and a player start among them.
+fn check_things(things: &[ThingRecord], sprite_ok: impl Fn(u16) -> bool) -> Result<(), BuildError> {
+    for (i, t) in things.iter().enumerate() {
+        if !in_range(t.x) || !in_range(t.y) {
+            return Err(err(
+                Site::Thing(i),
+                "thing outside the map's coordinate range",
+            ));
+        }
+        if t.angle < Fx::ZERO || t.angle >= Fx::from_num(360) {
+            return Err(err(Site::Thing(i), "angle outside [0, 360)"));
+        }
+        if t.kind == engine::format::kind::PUSHABLE
+            && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024))
+        {
+            return Err(err(
+                Site::Thing(i),
+                "an entity's radius must be above 0 and at most 1024",
+            ));
+        }
+        if !sprite_ok(t.sprite) {
+            return Err(err(Site::Thing(i), "sprite index out of range"));
+        }
+    }
+    if !things
+        .iter()
+        .any(|t| t.kind == engine::format::kind::PLAYER_START)
+    {
+        return Err(err(Site::Map, "the map has no player start"));
+    }
+    Ok(())
+}
+
+fn check_values(map: &SourceMap) -> Result<(), BuildError> {
+    if map.sectors.is_empty() {
+        return Err(err(Site::Map, "the map has no sectors"));
+    }
+    first_error([
+        too_many("vertices", map.vertices.len(), config::MAX_VERTICES),
+        too_many("sectors", map.sectors.len(), config::MAX_SECTORS),
+        too_many("things", map.things.len(), config::MAX_THINGS),
+    ])?;
+    check_vertices(&map.vertices)?;
     // Duplicate vertices: two vertices at one spot make walls that look
     // joined but are not.
     let mut at: HashMap<(i32, i32), usize> = HashMap::new();
@@ -398,18 +444,7 @@ fn check_values(map: &SourceMap) -> Result<(), BuildError> {
         }
     }
     for (i, s) in map.sectors.iter().enumerate() {
-        if !ok(s.floor) || !ok(s.ceiling) {
-            return Err(err(
-                Site::Sector(i),
-                format!("height outside ±{}", config::MAX_COORDINATE),
-            ));
-        }
-        if s.ceiling < s.floor {
-            return Err(err(
-                Site::Sector(i),
-                format!("ceiling {} is below floor {}", s.ceiling, s.floor),
-            ));
-        }
+        check_heights(i, s.floor, s.ceiling)?;
         if s.loops.is_empty() {
             return Err(err(Site::Sector(i), "sector has no loops"));
         }
@@ -442,30 +477,8 @@ fn check_values(map: &SourceMap) -> Result<(), BuildError> {
             }
         }
     }
-    for (i, t) in map.things.iter().enumerate() {
-        if !ok(t.x) || !ok(t.y) {
-            return Err(err(
-                Site::Thing(i),
-                "thing outside the map's coordinate range",
-            ));
-        }
-        if t.kind == engine::format::kind::PUSHABLE
-            && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024))
-        {
-            return Err(err(
-                Site::Thing(i),
-                "an entity's radius must be above 0 and at most 1024",
-            ));
-        }
-    }
-    if !map
-        .things
-        .iter()
-        .any(|t| t.kind == engine::format::kind::PLAYER_START)
-    {
-        return Err(err(Site::Map, "the map has no player start"));
-    }
-    Ok(())
+    // Text maps give things no sprites.
+    check_things(&map.things, |t| t == NONE)
 }
 
 /// A point as raw 16.16 bits, for exact integer geometry.
@@ -1000,56 +1013,27 @@ pub fn build_walls(
 /// The value checks of [`build_walls`]: everything the engine's loader
 /// would refuse, named by the wall's origin.
 fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
-    let limit = Fx::from_num(config::MAX_COORDINATE);
-    let ok = |v: Fx| v >= -limit && v <= limit;
-    let too_many = |what: &str, n: usize, max: usize| {
-        (n > max).then(|| err(Site::Map, format!("{n} {what} exceeds the limit of {max}")))
-    };
     if map.sectors.is_empty() {
         return Err(err(Site::Map, "the map has no sectors"));
     }
     if map.walls.is_empty() {
         return Err(err(Site::Map, "the map has no walls"));
     }
-    if let Some(e) = [
+    first_error([
         too_many("vertices", map.vertices.len(), config::MAX_VERTICES),
         too_many("walls", map.walls.len(), config::MAX_WALLS),
         too_many("sectors", map.sectors.len(), config::MAX_SECTORS),
         too_many("things", map.things.len(), config::MAX_THINGS),
         too_many("wall sides", map.sides.len(), 2 * config::MAX_WALLS),
         too_many("textures", map.textures.records.len(), config::MAX_TEXTURES),
-    ]
-    .into_iter()
-    .flatten()
-    .next()
-    {
-        return Err(e);
-    }
-    for (i, v) in map.vertices.iter().enumerate() {
-        if !ok(v.x) || !ok(v.y) {
-            return Err(err(
-                Site::Vertex(i),
-                format!("vertex outside ±{}", config::MAX_COORDINATE),
-            ));
-        }
-    }
+    ])?;
+    check_vertices(&map.vertices)?;
     let textures = map.textures.records.len();
     let texture_ok = |t: u16, sky_ok: bool| {
         t == NONE || (sky_ok && t == engine::format::SKY) || (t as usize) < textures
     };
     for (i, s) in map.sectors.iter().enumerate() {
-        if !ok(s.floor) || !ok(s.ceiling) {
-            return Err(err(
-                Site::Sector(i),
-                format!("height outside ±{}", config::MAX_COORDINATE),
-            ));
-        }
-        if s.ceiling < s.floor {
-            return Err(err(
-                Site::Sector(i),
-                format!("ceiling {} is below floor {}", s.ceiling, s.floor),
-            ));
-        }
+        check_heights(i, s.floor, s.ceiling)?;
         if !texture_ok(s.floor_texture, true) || !texture_ok(s.ceiling_texture, true) {
             return Err(err(Site::Sector(i), "texture index out of range"));
         }
@@ -1081,36 +1065,7 @@ fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
             return Err(err(site, "zero-length wall: both ends at the same point"));
         }
     }
-    for (i, t) in map.things.iter().enumerate() {
-        if !ok(t.x) || !ok(t.y) {
-            return Err(err(
-                Site::Thing(i),
-                "thing outside the map's coordinate range",
-            ));
-        }
-        if t.angle < Fx::ZERO || t.angle >= Fx::from_num(360) {
-            return Err(err(Site::Thing(i), "angle outside [0, 360)"));
-        }
-        if t.kind == engine::format::kind::PUSHABLE
-            && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024))
-        {
-            return Err(err(
-                Site::Thing(i),
-                "an entity's radius must be above 0 and at most 1024",
-            ));
-        }
-        if !texture_ok(t.sprite, false) {
-            return Err(err(Site::Thing(i), "sprite index out of range"));
-        }
-    }
-    if !map
-        .things
-        .iter()
-        .any(|t| t.kind == engine::format::kind::PLAYER_START)
-    {
-        return Err(err(Site::Map, "the map has no player start"));
-    }
-    Ok(())
+    check_things(&map.things, |t| texture_ok(t, false))
 }
 
 /// Everything the shared tail emits.
