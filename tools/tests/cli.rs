@@ -1,8 +1,11 @@
 //! The `tools` binary, run as a user would.
 
+mod common;
+
+use common::{scratch, text, tools};
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use engine::math::Fx;
 use engine::world::Level;
@@ -24,25 +27,6 @@ player 64 64 -90
 entity 384 128 20
 ";
 
-/// A fresh, empty directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn tools(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tools"))
-        .args(args)
-        .output()
-        .expect("run tools")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
 fn files_in(dir: &Path) -> Vec<String> {
     let mut v: Vec<String> = fs::read_dir(dir)
         .unwrap()
@@ -54,7 +38,7 @@ fn files_in(dir: &Path) -> Vec<String> {
 
 #[test]
 fn compile_writes_a_loadable_map() {
-    let dir = scratch("compile");
+    let dir = scratch("cli", "compile");
     let src = dir.join("rooms.map");
     let out = dir.join("rooms.spmp");
     fs::write(&src, ROOMS).unwrap();
@@ -97,7 +81,7 @@ fn compile_writes_a_loadable_map() {
 
 #[test]
 fn errors_print_like_rustc_and_leave_no_output() {
-    let dir = scratch("errors");
+    let dir = scratch("cli", "errors");
     let src = dir.join("bad.map");
     let out = dir.join("bad.spmp");
     let bad = ROOMS.replace("loop hall a b c d a", "loop hall a b c d");
@@ -168,7 +152,7 @@ fn errors_print_like_rustc_and_leave_no_output() {
 
 #[test]
 fn warnings_go_to_stderr_and_do_not_fail() {
-    let dir = scratch("warnings");
+    let dir = scratch("cli", "warnings");
     let src = dir.join("w.map");
     fs::write(&src, format!("{ROOMS}vertex lonely 900 900\n")).unwrap();
     let out = dir.join("w.spmp");
@@ -212,7 +196,7 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn info_reports_the_same_figures_for_text_and_compiled() {
-    let dir = scratch("info");
+    let dir = scratch("cli", "info");
     let src = dir.join("rooms.map");
     let out = dir.join("rooms.spmp");
     fs::write(&src, ROOMS).unwrap();
@@ -259,7 +243,7 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
 
 #[test]
 fn dump_json_describes_the_geometry() {
-    let dir = scratch("dump");
+    let dir = scratch("cli", "dump");
     let src = dir.join("rooms.map");
     fs::write(&src, ROOMS).unwrap();
     let r = tools(&["dump", src.to_str().unwrap(), "--json"]);

@@ -9,6 +9,10 @@
 //! installs it); `FREEDOOM_DIR` points elsewhere. A missing WAD fails the
 //! test: it is not skipped.
 
+mod common;
+
+use common::scratch;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -268,14 +272,6 @@ fn every_freedoom2_map_compiles_and_walks() {
     compile_and_walk_all("freedoom2.wad", 32);
 }
 
-/// A fresh directory for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("freedoom-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn run(bin: &Path, args: &[&str]) -> std::process::Output {
     let out = Command::new(bin).args(args).output().expect("run");
     assert!(
@@ -399,7 +395,7 @@ impl Dumped {
 fn e1m1_and_map01_through_the_binaries() {
     let tools = Path::new(env!("CARGO_BIN_EXE_tools"));
     let desktop = tools.with_file_name(format!("desktop{}", std::env::consts::EXE_SUFFIX));
-    let dir = scratch("binaries");
+    let dir = scratch("freedoom", "binaries");
     let demo: String = WALK
         .iter()
         .map(|(n, fw, s, t)| format!("{n} {fw} {s} {t}\n"))
@@ -541,7 +537,7 @@ fn e1m1_as_udmf_compiles_to_the_same_map() {
             t.x, t.y, t.angle, t.kind
         ));
     }
-    let dir = scratch("udmf");
+    let dir = scratch("freedoom", "udmf");
     let udmf = dir.join("e1m1.udmf");
     fs::write(&udmf, &text).unwrap();
     let from_udmf = tools::import::compile_udmf(

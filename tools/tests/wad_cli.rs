@@ -1,31 +1,15 @@
 //! The `tools` binary on small hand-made WADs (DOOM-format and UDMF
 //! maps) and standalone UDMF files: no Freedoom needed.
 
+mod common;
+
+use common::{scratch, text, tools};
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use engine::world::Level;
 use serde_json::Value;
 use tools::doom::binary::write;
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("wadcli-{name}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn tools(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tools"))
-        .args(args)
-        .output()
-        .expect("run tools")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
 
 /// A WAD from (name, bytes) lumps.
 fn wad(lumps: &[(&str, Vec<u8>)]) -> Vec<u8> {
@@ -96,7 +80,7 @@ fn two_map_wad() -> Vec<u8> {
 
 #[test]
 fn compile_one_map_or_all() {
-    let dir = scratch("compile");
+    let dir = scratch("wadcli", "compile");
     let path = dir.join("maps.wad");
     fs::write(&path, two_map_wad()).unwrap();
     let p = path.to_str().unwrap();
@@ -161,7 +145,7 @@ fn compile_one_map_or_all() {
 
 #[test]
 fn wad_usage_errors_name_the_maps() {
-    let dir = scratch("usage");
+    let dir = scratch("wadcli", "usage");
     let path = dir.join("maps.wad");
     fs::write(&path, two_map_wad()).unwrap();
     let p = path.to_str().unwrap();
@@ -211,7 +195,7 @@ fn wad_usage_errors_name_the_maps() {
 
 #[test]
 fn info_and_dump_of_wad_maps() {
-    let dir = scratch("info");
+    let dir = scratch("wadcli", "info");
     let path = dir.join("maps.wad");
     fs::write(&path, two_map_wad()).unwrap();
     let p = path.to_str().unwrap();
@@ -277,7 +261,7 @@ fn info_and_dump_of_wad_maps() {
 
 #[test]
 fn standalone_udmf_files() {
-    let dir = scratch("udmf");
+    let dir = scratch("wadcli", "udmf");
     let src = dir.join("room.udmf");
     fs::write(&src, UDMF_ROOM).unwrap();
     let out = dir.join("room.spmp");
@@ -323,7 +307,7 @@ fn standalone_udmf_files() {
 
 #[test]
 fn damaged_wads_give_errors_not_crashes() {
-    let dir = scratch("damaged");
+    let dir = scratch("wadcli", "damaged");
     let good = two_map_wad();
     let out = dir.join("x.spmp");
     // Cut anywhere: an error or a smaller map, never a crash. (Cut
