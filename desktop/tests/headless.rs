@@ -1,39 +1,13 @@
 //! Runs the built `desktop` binary without a window, as tests, benchmarks
 //! and other programs do, and checks what it writes.
 
+mod common;
+
+use common::{data, ok, read_png, run, scratch, stderr, BIN};
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_desktop");
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-/// A fresh directory for one test's output files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("desktop-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run desktop")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "desktop {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 fn stdout_lines(out: &Output) -> Vec<String> {
     String::from_utf8(out.stdout.clone())
@@ -41,24 +15,6 @@ fn stdout_lines(out: &Output) -> Vec<String> {
         .lines()
         .map(str::to_owned)
         .collect()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-/// Decodes a PNG: (width, height, RGB bytes).
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let file = fs::File::open(path).expect("screenshot written");
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .expect("a valid PNG");
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).expect("PNG data");
-    assert_eq!(info.color_type, png::ColorType::Rgb);
-    assert_eq!(info.bit_depth, png::BitDepth::Eight);
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 fn distinct_colours(rgb: &[u8]) -> usize {
@@ -97,7 +53,7 @@ fn fields(line: &str) -> Vec<f64> {
 
 #[test]
 fn a_screenshot_of_the_default_level_is_a_png_of_the_right_size() {
-    let dir = scratch("shot-default");
+    let dir = scratch("desktop", "shot-default");
     let shot = dir.join("out.png");
     let out = ok(&[
         "--headless",
@@ -116,7 +72,7 @@ fn a_screenshot_of_the_default_level_is_a_png_of_the_right_size() {
 
 #[test]
 fn a_screenshot_at_another_size() {
-    let dir = scratch("shot-size");
+    let dir = scratch("desktop", "shot-size");
     let shot = dir.join("small.png");
     let map = data("two_rooms.map");
     ok(&[
@@ -145,7 +101,7 @@ fn headless_without_frames_or_demo_runs_one_tick() {
 
 #[test]
 fn zero_frames_still_gives_a_screenshot_of_the_start() {
-    let dir = scratch("zero");
+    let dir = scratch("desktop", "zero");
     let shot = dir.join("start.png");
     let out = ok(&[
         "--headless",
@@ -183,7 +139,7 @@ const WALK_TICKS: usize = 83;
 
 #[test]
 fn a_trace_has_one_line_per_tick_with_the_keys_in_order() {
-    let (trace, _) = walk(&scratch("trace"), &[]);
+    let (trace, _) = walk(&scratch("desktop", "trace"), &[]);
     assert!(trace.ends_with('\n'));
     let lines: Vec<&str> = trace.lines().collect();
     assert_eq!(lines.len(), WALK_TICKS);
@@ -194,7 +150,7 @@ fn a_trace_has_one_line_per_tick_with_the_keys_in_order() {
 
 #[test]
 fn walking_forward_changes_x() {
-    let (trace, _) = walk(&scratch("forward"), &[]);
+    let (trace, _) = walk(&scratch("desktop", "forward"), &[]);
     let lines: Vec<Vec<f64>> = trace.lines().map(fields).collect();
     let start_x = 128.0;
     // After 35 ticks running east (angle 0), well east of the start and
@@ -209,36 +165,36 @@ fn walking_forward_changes_x() {
 
 #[test]
 fn the_final_stdout_line_is_the_last_trace_line() {
-    let (trace, stdout) = walk(&scratch("final"), &[]);
+    let (trace, stdout) = walk(&scratch("desktop", "final"), &[]);
     assert_eq!(stdout.len(), 1);
     assert_eq!(Some(stdout[0].as_str()), trace.lines().last());
 }
 
 #[test]
 fn the_same_demo_twice_gives_the_same_bytes() {
-    let (a, out_a) = walk(&scratch("twice-a"), &[]);
-    let (b, out_b) = walk(&scratch("twice-b"), &[]);
+    let (a, out_a) = walk(&scratch("desktop", "twice-a"), &[]);
+    let (b, out_b) = walk(&scratch("desktop", "twice-b"), &[]);
     assert_eq!(a, b);
     assert_eq!(out_a, out_b);
 }
 
 #[test]
 fn frames_with_a_demo_idles_after_it_ends() {
-    let (long, _) = walk(&scratch("long"), &["--frames", "100"]);
-    let (short, _) = walk(&scratch("short"), &[]);
+    let (long, _) = walk(&scratch("desktop", "long"), &["--frames", "100"]);
+    let (short, _) = walk(&scratch("desktop", "short"), &[]);
     let long: Vec<&str> = long.lines().collect();
     assert_eq!(long.len(), 100);
     // The demo part is the same run; the rest is idle, so no turning.
     assert_eq!(long[..WALK_TICKS].join("\n"), short.trim_end());
     assert_eq!(fields(long[99])[5], fields(long[WALK_TICKS - 1])[5]);
     // And --frames can also cut a demo short.
-    let (cut, _) = walk(&scratch("cut"), &["--frames", "10"]);
+    let (cut, _) = walk(&scratch("desktop", "cut"), &["--frames", "10"]);
     assert_eq!(cut.lines().count(), 10);
 }
 
 #[test]
 fn a_compiled_map_plays_like_its_source() {
-    let dir = scratch("compiled");
+    let dir = scratch("desktop", "compiled");
     let source = fs::read_to_string(data("two_rooms.map")).unwrap();
     let compiled = tools::compile_source(&source, "two_rooms.map").unwrap();
     let bin = dir.join("two_rooms.bin");

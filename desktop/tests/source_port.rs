@@ -2,63 +2,18 @@
 //! key scripts and recording, the settings file, `--warp`, the automap,
 //! noclip, and the errors a user can act on.
 
+mod common;
+
+use common::{data, ok, read_png, run, s, scratch, stderr};
+
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-const BIN: &str = env!("CARGO_BIN_EXE_desktop");
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("port-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(BIN).args(args).output().expect("run desktop")
-}
-
-fn ok(args: &[&str]) -> Output {
-    let out = run(args);
-    assert!(
-        out.status.success(),
-        "desktop {args:?} failed: {}",
-        stderr(&out)
-    );
-    out
-}
+use std::path::Path;
 
 fn fail(args: &[&str]) -> String {
     let out = run(args);
     assert_eq!(out.status.code(), Some(1), "desktop {args:?} did not fail");
     assert!(out.stdout.is_empty());
     stderr(&out)
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
-    let file = fs::File::open(path).expect("screenshot written");
-    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
-        .read_info()
-        .unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    buf.truncate(info.buffer_size());
-    (info.width, info.height, buf)
 }
 
 fn count_colour(rgb: &[u8], colour: u32) -> usize {
@@ -68,7 +23,7 @@ fn count_colour(rgb: &[u8], colour: u32) -> usize {
 
 #[test]
 fn a_key_script_recorded_headless_replays_to_the_same_trace() {
-    let dir = scratch("record");
+    let dir = scratch("port", "record");
     let map = data("two_rooms.map");
     let keys = dir.join("k.script");
     fs::write(
@@ -110,7 +65,7 @@ fn a_key_script_recorded_headless_replays_to_the_same_trace() {
 
 #[test]
 fn recording_a_demo_reproduces_the_demo() {
-    let dir = scratch("rerecord");
+    let dir = scratch("port", "rerecord");
     let rec = dir.join("again.demo");
     let demo = data("walk_east.demo");
     ok(&[
@@ -128,7 +83,7 @@ fn recording_a_demo_reproduces_the_demo() {
 
 #[test]
 fn a_bad_key_script_names_the_file_and_line() {
-    let dir = scratch("bad-script");
+    let dir = scratch("port", "bad-script");
     let keys = dir.join("k.script");
     fs::write(&keys, "0 W down\n5 Jump down\n").unwrap();
     let err = fail(&["--headless", "--script-keys", s(&keys)]);
@@ -140,7 +95,7 @@ fn a_bad_key_script_names_the_file_and_line() {
 
 #[test]
 fn the_automap_shows_in_a_screenshot() {
-    let dir = scratch("automap");
+    let dir = scratch("port", "automap");
     let keys = dir.join("k.script");
     fs::write(&keys, "0 Tab down\n1 Tab up\n").unwrap();
     let (with, without) = (dir.join("map.png"), dir.join("view.png"));
@@ -163,7 +118,7 @@ fn the_automap_shows_in_a_screenshot() {
 
 #[test]
 fn noclip_pauses_the_trace_and_where_prints_the_position() {
-    let dir = scratch("noclip");
+    let dir = scratch("port", "noclip");
     let keys = dir.join("k.script");
     fs::write(
         &keys,
@@ -206,7 +161,7 @@ fn noclip_pauses_the_trace_and_where_prints_the_position() {
 
 #[test]
 fn a_settings_file_with_mistakes_says_where_and_uses_the_defaults() {
-    let dir = scratch("config");
+    let dir = scratch("port", "config");
     let config = dir.join("desktop.cfg");
     fs::write(
         &config,
@@ -257,7 +212,7 @@ fn a_settings_file_with_mistakes_says_where_and_uses_the_defaults() {
 
 #[test]
 fn a_missing_settings_file_is_written_with_the_defaults() {
-    let dir = scratch("config-new");
+    let dir = scratch("port", "config-new");
     let config = dir.join("new").join("desktop.cfg");
     let out = ok(&["--headless", "--config", s(&config)]);
     assert!(stderr(&out).contains("wrote the default settings"));
@@ -292,7 +247,7 @@ fn tiny_wad(maps: &[&str]) -> Vec<u8> {
 
 #[test]
 fn warp_errors_say_what_to_do() {
-    let dir = scratch("warp");
+    let dir = scratch("port", "warp");
     let wad = dir.join("tiny.wad");
     fs::write(&wad, tiny_wad(&["E1M1", "E1M2", "E2M1"])).unwrap();
 
@@ -334,7 +289,7 @@ fn warp_errors_say_what_to_do() {
 
 #[test]
 fn a_missing_map_lists_what_its_folder_has() {
-    let dir = scratch("missing");
+    let dir = scratch("port", "missing");
     fs::write(dir.join("stairs.map"), "").unwrap();
     fs::write(dir.join("doom2.wad"), "").unwrap();
     fs::write(dir.join("notes.txt"), "").unwrap();
@@ -425,7 +380,7 @@ fn room_wad(maps: &[&str]) -> Vec<u8> {
 
 #[test]
 fn a_map_in_a_wad_plays_with_warp() {
-    let dir = scratch("wad");
+    let dir = scratch("port", "wad");
     let wad = dir.join("rooms.wad");
     fs::write(&wad, room_wad(&["MAP01", "MAP02"])).unwrap();
     let walk = dir.join("walk.demo");

@@ -6,11 +6,12 @@
 //! `xdotool`. CI installs both (scripts/setup); on a machine without them
 //! a test says so and passes only when not under CI.
 
-use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const BIN: &str = env!("CARGO_BIN_EXE_desktop");
+use common::{data, s, scratch, BIN};
+
+use std::fs;
+use std::process::{Command, Output};
 
 fn available(tool: &str) -> bool {
     let ok = Command::new(tool).arg("--help").output().is_ok();
@@ -19,20 +20,6 @@ fn available(tool: &str) -> bool {
         eprintln!("skipped: {tool} is not installed");
     }
     ok
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
-}
-
-/// A fresh directory for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("window-{test}"));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// Runs `desktop` with `args` in a 1280x1024 virtual X server.
@@ -75,16 +62,12 @@ fn field(line: &str, key: &str) -> f64 {
         .unwrap_or_else(|| panic!("no {key} in {line}"))
 }
 
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
-}
-
 #[test]
 fn the_window_opens_moves_the_player_and_closes() {
     if !available("xvfb-run") {
         return;
     }
-    let dir = scratch("demo");
+    let dir = scratch("window", "demo");
     let demo = dir.join("walk.demo");
     fs::write(&demo, "# walk forward for half a second\n18 100 0 0\n").unwrap();
     let shot = dir.join("window.png");
@@ -128,7 +111,7 @@ fn scripted_keys_in_the_window_record_a_demo_that_replays_headless() {
     if !available("xvfb-run") {
         return;
     }
-    let dir = scratch("record");
+    let dir = scratch("window", "record");
     let keys = dir.join("keys.script");
     // Run east, turn left walking (Shift), strafe right with Alt+Right,
     // noclip for a while (the game waits, the recording skips it), show
@@ -191,7 +174,7 @@ fn real_key_presses_and_the_mouse_drive_the_window() {
     if !available("xvfb-run") || !available("xdotool") {
         return;
     }
-    let dir = scratch("xdotool");
+    let dir = scratch("window", "xdotool");
     let map = data("two_rooms.map");
     let trace = dir.join("trace.jsonl");
     let config = dir.join("cfg").join("desktop.cfg");
