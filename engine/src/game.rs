@@ -77,6 +77,10 @@ pub struct Body {
     pub stable: bool,
     /// The texture it is drawn with, or [`crate::format::NONE`].
     pub sprite: u16,
+    /// Its feet rest on the highest floor under it. Set by each tick's
+    /// vertical step, where that floor is found anyway, so the next tick's
+    /// thrust need not ask the level again (nothing moves in between).
+    pub on_ground: bool,
 }
 
 /// The player's state as frontends, traces and tests see it.
@@ -150,6 +154,8 @@ fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx, sprite: 
         max_speed,
         stable: false,
         sprite,
+        // Spawned on its sector's floor, which no floor under it is below.
+        on_ground: true,
     }
 }
 
@@ -280,8 +286,7 @@ impl<'a> Game<'a> {
         let Some(player) = self.bodies.first_mut() else {
             return;
         };
-        let floor = support(&self.level, &player.shape, &player.at).floor;
-        if player.at.z > floor {
+        if !player.on_ground {
             // No thrust in mid-air.
             return;
         }
@@ -410,6 +415,7 @@ fn settle_vertically(level: &Level<'_>, body: &mut Body) -> Fx {
     if body.at.z + body.shape.height > s.ceiling {
         body.at.z = (s.ceiling - body.shape.height).max(s.floor);
     }
+    body.on_ground = body.at.z <= s.floor;
     event
 }
 
