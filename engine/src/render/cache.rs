@@ -27,10 +27,20 @@
 //! (exactly, as before); walls facing away or off screen are never
 //! tested at all.
 //!
+//! ## Walls drawn
+//!
+//! For each exit the walk goes through, what does not change from column
+//! to column (its heights relative to the eye, its textures placed by
+//! the pegging rules, its light numbers, the sector behind) is worked out
+//! on the first column that needs it ([`Prepared`]) and kept for the
+//! rest of the frame, as are the wall textures it uses. Per column there
+//! is then one exact depth, one division for its reciprocal, and a
+//! multiplication per projected height.
+//!
 //! ## Bounds
 //!
-//! Everything is in fixed-size tables (about 31 KiB with 64-bit
-//! pointers): 128 sectors and 512 exits per frame, more than any view of
+//! Everything is in fixed-size tables (about 62 KiB with 64-bit
+//! pointers): 128 sectors, 512 exits and 256 prepared walls per frame, more than any view of
 //! Freedoom's maps needs but one open map (MAP12: 303 sectors, 1240
 //! exits). A sector that does not fit, or whose exits do not fit, is
 //! walked the slow way (every wall decoded and tested per column): the
@@ -38,7 +48,7 @@
 
 use heapless::Vec as HVec;
 
-use super::portal::{Surface, View};
+use super::portal::{Prepared, Surface, View};
 use crate::config::MAX_SCREEN_WIDTH;
 use crate::format::{SideRecord, TextureView, NONE, SKY};
 use crate::world::{Level, Sector, SectorId, Wall, WallId};
@@ -57,6 +67,12 @@ const SIDE_SLOTS: usize = 64;
 const MAX_FLATS: usize = 32;
 /// An empty slot.
 const EMPTY: u16 = u16::MAX;
+/// Most wall textures one frame keeps (more are looked up at each use).
+const MAX_KEPT_TEXTURES: usize = 64;
+/// Most walls whose drawing one frame keeps worked out (more are worked
+/// out at each column): the walls the walk actually passes, fewer than
+/// the exits (Freedoom's views: a few dozen).
+const MAX_PREPARED: usize = 256;
 
 /// A wall a ray can leave a sector through.
 #[derive(Copy, Clone, Debug)]
@@ -70,8 +86,43 @@ pub(crate) struct Exit {
     /// The slot of the sector on the other side, once looked up
     /// ([`EMPTY`] before).
     next: u16,
-    /// The wall, decoded.
-    pub(crate) wall: Wall,
+    /// The sector on the other side (`None`: one-sided).
+    other: Option<SectorId>,
+    /// Where [`FrameCache::prepared`] keeps how it is drawn, once worked
+    /// out ([`EMPTY`] before).
+    prep: u16,
+    /// Its ends relative to the camera.
+    pub(crate) ends: Ends,
+}
+
+/// A wall's ends relative to the camera, and what follows from them
+/// alone: worked out once per frame for the walls the walk meets.
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Ends {
+    /// `A - P` and `B - P`, 16.16 bits (below 2^33 in magnitude).
+    pub(crate) ax: i64,
+    pub(crate) ay: i64,
+    pub(crate) bx: i64,
+    pub(crate) by: i64,
+}
+
+impl Ends {
+    /// The ends of `wall` seen from `view`.
+    #[inline]
+    pub(crate) fn new(view: &View<'_>, wall: &Wall) -> Ends {
+        let ax = wall.a.x.to_bits() as i64 - view.px;
+        let ay = wall.a.y.to_bits() as i64 - view.py;
+        let bx = wall.b.x.to_bits() as i64 - view.px;
+        let by = wall.b.y.to_bits() as i64 - view.py;
+        Ends { ax, ay, bx, by }
+    }
+
+    /// `(A - P) x (B - P)`, exact: its sign says which side of the wall's
+    /// line the camera is on (negative: in front).
+    #[inline]
+    pub(crate) fn cross(&self) -> i128 {
+        self.ax as i128 * self.by as i128 - self.ay as i128 * self.bx as i128
+    }
 }
 
 /// The exits of a sector.
@@ -125,6 +176,10 @@ pub(crate) struct FrameCache<'a> {
     sides: [SideRecord; SIDE_SLOTS],
     /// The floor and ceiling textures of the sectors in slots.
     flats: HVec<(u16, Surface<'a>), MAX_FLATS>,
+    /// The wall textures of the walls drawn, by id.
+    kept: HVec<(u16, TextureView<'a>), MAX_KEPT_TEXTURES>,
+    /// How the exits the walk went through are drawn.
+    preps: HVec<Prepared, MAX_PREPARED>,
 }
 
 /// Where a sector's data is: a slot of the cache, or (the cache full)
@@ -150,7 +205,33 @@ impl<'a> FrameCache<'a> {
             side_ids: [EMPTY; SIDE_SLOTS],
             sides: [SideRecord::default(); SIDE_SLOTS],
             flats: HVec::new(),
+            kept: HVec::new(),
+            preps: HVec::new(),
         }
+    }
+
+    /// Texture `id` and where it is kept for [`FrameCache::kept_texture`]
+    /// (`u8::MAX`: not kept, the table full); `None` if there is no such
+    /// texture.
+    pub(crate) fn keep_texture(
+        &mut self,
+        level: &Level<'a>,
+        id: u16,
+    ) -> Option<(TextureView<'a>, u8)> {
+        if let Some(i) = self.kept.iter().position(|&(k, _)| k == id) {
+            return self.kept.get(i).map(|&(_, t)| (t, i as u8));
+        }
+        let t = level.map().texture(id)?;
+        match self.kept.push((id, t)) {
+            Ok(()) => Some((t, (self.kept.len() - 1) as u8)),
+            Err(_) => Some((t, u8::MAX)),
+        }
+    }
+
+    /// The texture kept in `slot` by [`FrameCache::keep_texture`].
+    #[inline]
+    pub(crate) fn kept_texture(&self, slot: u8) -> Option<TextureView<'a>> {
+        self.kept.get(slot as usize).map(|&(_, t)| t)
     }
 
     /// Texture `id` (as [`crate::format::MapView::texture`]).
@@ -305,7 +386,8 @@ impl<'a> FrameCache<'a> {
         if e.next != EMPTY {
             return Some(SectorRef::Slot(e.next));
         }
-        let r = self.sector(level, view, e.wall.other_side(sector)?);
+        let _ = sector;
+        let r = self.sector(level, view, e.other?);
         if let (SectorRef::Slot(s), Some(e)) = (r, self.exits.get_mut(i)) {
             e.next = s;
         }
@@ -352,6 +434,30 @@ impl<'a> FrameCache<'a> {
         self.exits.get(i)
     }
 
+    /// How exit `i` is drawn, if worked out this frame.
+    #[inline]
+    pub(crate) fn prepared(&self, i: usize) -> Option<&Prepared> {
+        let e = self.exits.get(i)?;
+        self.preps.get(e.prep as usize)
+    }
+
+    /// Remembers how exit `i` is drawn (replacing what was); `false` if
+    /// there is no room (the caller then keeps it itself).
+    pub(crate) fn set_prepared(&mut self, i: usize, prep: Prepared) -> bool {
+        let Some(e) = self.exits.get_mut(i) else {
+            return false;
+        };
+        if let Some(p) = self.preps.get_mut(e.prep as usize) {
+            *p = prep;
+            return true;
+        }
+        if self.preps.push(prep).is_err() {
+            return false;
+        }
+        e.prep = (self.preps.len() - 1) as u16;
+        true
+    }
+
     #[cold]
     #[inline(never)]
     fn build_exits(&mut self, level: &Level<'_>, view: &View<'_>, id: SectorId) -> Exits {
@@ -361,6 +467,7 @@ impl<'a> FrameCache<'a> {
             let wall = level.wall(wid);
             let front = wall.front == id;
             let back = wall.back == Some(id);
+            // Which side the camera is on, exactly: (A - P) x (B - P).
             let (ax, ay) = (
                 wall.a.x.to_bits() as i64 - view.px,
                 wall.a.y.to_bits() as i64 - view.py,
@@ -369,7 +476,6 @@ impl<'a> FrameCache<'a> {
                 wall.b.x.to_bits() as i64 - view.px,
                 wall.b.y.to_bits() as i64 - view.py,
             );
-            // (A - P) x (B - P): its sign says which side the camera is on.
             let num = ax as i128 * by as i128 - ay as i128 * bx as i128;
             let front = front && num <= 0;
             let back = back && num >= 0;
@@ -398,7 +504,9 @@ impl<'a> FrameCache<'a> {
                 front,
                 back,
                 next: EMPTY,
-                wall,
+                other: wall.other_side(id),
+                prep: EMPTY,
+                ends: Ends { ax, ay, bx, by },
             };
             if self.exits.push(exit).is_err()
                 || self

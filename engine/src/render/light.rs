@@ -34,7 +34,7 @@ const LIGHT_Z_SHIFT: u32 = 20;
 const DOOM_FOCAL: i64 = 160;
 /// `(DOOM_FOCAL << 32) >> LIGHTSCALESHIFT`: divided by a 16.16 depth it
 /// gives DOOM's scale step.
-const SCALE_NUMERATOR: i64 = DOOM_FOCAL << 20;
+pub(crate) const SCALE_NUMERATOR: i64 = DOOM_FOCAL << 20;
 
 /// The level a full-bright surface (the sky) is drawn at.
 pub(crate) const FULL_BRIGHT: usize = LIGHT_LEVELS - 1;
@@ -124,6 +124,14 @@ pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
     let step = SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1);
     let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
     row[step.min(MAX_LIGHT_SCALE - 1)] as usize
+}
+
+/// [`by_scale`] for a depth whose scale step `SCALE_NUMERATOR / depth`
+/// is already known.
+#[inline]
+pub(crate) fn by_step(n: usize, step: u64) -> usize {
+    let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
+    row[step.min(MAX_LIGHT_SCALE as u64 - 1) as usize] as usize
 }
 
 /// [`by_scale`]'s step by search, as 32-bit targets find it.

@@ -35,7 +35,7 @@
 //! drawn as the walk reaches them, floors and ceilings when their spans
 //! end, see-through textures and sprites last, over them.
 //!
-//! All storage is bounded and on the stack (about 80 KiB with 64-bit
+//! All storage is bounded and on the stack (about 115 KiB with 64-bit
 //! pointers, see `stack_scratch_stays_small`). What does not fit in the
 //! per-frame tables is worked out the slow way, with the same pixels (a
 //! sector's walls tested one by one, a floor run drawn on the spot, a
@@ -222,6 +222,7 @@ fn render_sources<'a, P: Pixel>(
                 // (Their order does not matter: they are sorted below.)
                 let _ = clips.push(SpriteClip {
                     depth: v.depth,
+                    at: (v.x, v.y),
                     top: 0,
                     bottom: view.height as i16,
                     slot: -1,
@@ -250,7 +251,6 @@ fn render_sources<'a, P: Pixel>(
             &mut stats,
             &mut masked,
             &mut clips,
-            &visible,
             &mut painter,
         );
         painter.end_column();
@@ -580,7 +580,7 @@ mod tests {
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
-    /// `n64/link.x`). About 80 KiB on a 64-bit host, less with 32-bit
+    /// `n64/link.x`). About 115 KiB on a 64-bit host, less with 32-bit
     /// pointers.
     #[test]
     fn stack_scratch_stays_small() {
@@ -593,6 +593,6 @@ mod tests {
             + size_of::<planes::Planes<'static>>()
             + size_of::<HVec<Overlay, MAX_OVERLAYS>>();
         // On a 64-bit host; a 32-bit console's is smaller still.
-        assert!(scratch < 88 * 1024, "{scratch} bytes");
+        assert!(scratch < 120 * 1024, "{scratch} bytes");
     }
 }

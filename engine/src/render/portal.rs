@@ -56,8 +56,7 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
-use super::cache::{FrameCache, SectorRef};
-use super::sprite::Visible;
+use super::cache::{Ends, FrameCache, SectorRef};
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -65,6 +64,8 @@ use crate::math::Fx;
 use crate::world::{Level, Sector, SectorId, Wall, WallId};
 use heapless::Vec as HVec;
 
+/// No slot.
+const EMPTY_SLOT: u16 = u16::MAX;
 /// The smallest depth projection divides by: 1/64 map unit, in 16.16 bits.
 pub(crate) const MIN_DEPTH: i64 = 1 << 10;
 /// The largest depth kept (far beyond any map), in 16.16 bits.
@@ -193,16 +194,11 @@ impl<'a> View<'a> {
         q.max(1)
     }
 
-    /// The first row whose centre lies at or below the screen image of
-    /// height `h` at depth `depth` (16.16 bits, at least [`MIN_DEPTH`]).
-    #[inline]
-    pub(crate) fn project(&self, h: Fx, depth: i64) -> i64 {
-        self.project_rel(h.to_bits() as i64 - self.eye, depth)
-    }
-
-    /// [`View::project`] for a height relative to the eye (16.16 bits,
-    /// below 2^33 in magnitude).
-    #[inline]
+    /// The first row whose centre lies at or below the screen image of a
+    /// height `dh` relative to the eye (16.16 bits, below 2^33 in
+    /// magnitude) at depth `depth` (16.16 bits, at least [`MIN_DEPTH`]),
+    /// by division: what [`View::project_inv`] must give.
+    #[cfg(test)]
     pub(crate) fn project_rel(&self, dh: i64, depth: i64) -> i64 {
         // |dh| < 2^33, width <= 2^10: the product stays below 2^59.
         // (dh * focal) in 32.32 bits, with focal = width / 2.
@@ -214,6 +210,17 @@ impl<'a> View<'a> {
         (y + 0x7fff) >> 16
     }
 
+    /// [`View::project_rel`] with the depth's [`Inverse`]: the same row,
+    /// by multiplication instead of division.
+    #[inline]
+    pub(crate) fn project_inv(&self, dh: i64, inv: Inverse) -> i64 {
+        // As in `project_rel`: |off| < 2^59.
+        let off = (dh * self.width) << 15;
+        let q = inv.divide(off.unsigned_abs()) as i64;
+        let y = (self.height << 15) - if off < 0 { -q } else { q };
+        (y + 0x7fff) >> 16
+    }
+
     /// Camera-relative (depth, sideways) coordinates of a camera-relative
     /// offset `(x, y)`, 16.16 bits.
     pub(crate) fn view_coords(&self, x: i64, y: i64) -> (i64, i64) {
@@ -221,6 +228,50 @@ impl<'a> View<'a> {
             (x * self.fx + y * self.fy) >> 16,
             (x * self.rx + y * self.ry) >> 16,
         )
+    }
+}
+
+/// A divisor and its reciprocal, to divide by it with multiplications:
+/// the walk divides by a wall's depth once per column and then projects
+/// several heights with it.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Inverse {
+    /// The divisor, at least 1.
+    divisor: u64,
+    /// `floor((2^64 - 1) / divisor)`.
+    recip: u64,
+}
+
+impl Inverse {
+    /// The inverse of `depth` (16.16 bits; clamped to at least
+    /// [`MIN_DEPTH`]).
+    #[inline]
+    pub(crate) fn of(depth: i64) -> Inverse {
+        Inverse::new(depth.max(MIN_DEPTH) as u64)
+    }
+
+    /// The inverse of `divisor` (at least 1).
+    #[inline]
+    fn new(divisor: u64) -> Inverse {
+        let divisor = divisor.max(1);
+        Inverse {
+            divisor,
+            recip: u64::MAX / divisor,
+        }
+    }
+
+    /// `n / divisor`, rounded down, exactly, for `n < 2^63`.
+    #[inline]
+    pub(crate) fn divide(self, n: u64) -> u64 {
+        // recip > 2^64 / divisor - 2, so the estimate is q or q - 1 (its
+        // error below 2n / 2^64 < 1); one multiplication settles it.
+        // (q + 1) * divisor <= n + divisor < 2^64.
+        let q = ((n as u128 * self.recip as u128) >> 64) as u64;
+        if (q + 1) * self.divisor <= n {
+            q + 1
+        } else {
+            q
+        }
     }
 }
 
@@ -373,6 +424,8 @@ pub(crate) struct Masked<'a> {
 pub(crate) struct SpriteClip {
     /// Depth, 16.16 bits.
     pub(crate) depth: i64,
+    /// Where it stands, relative to the camera, 16.16 bits.
+    pub(crate) at: (i64, i64),
     /// First open row.
     pub(crate) top: i16,
     /// One past the last open row.
@@ -410,19 +463,19 @@ impl Depth {
     /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
     fn bits(self) -> i64 {
         let den = self.den.max(1);
-        // The usual case, a hit in front: 64-bit long division, 16 bits
-        // of fraction in two steps of 8 so that every dividend stays below
-        // 2^64 (the remainder is below `den`, below 2^56), instead of a
-        // 128-bit division.
+        // The usual case, a hit in front, with numerator below 2^63 and
+        // denominator below 2^47: integer part and 16 bits of fraction by
+        // one reciprocal of the denominator (one division instead of two);
+        // the remainder shifted by 16 stays below 2^63.
         if let Ok(num) = u64::try_from(self.num) {
             let d = den;
-            if d < 1 << 47 {
-                // The remainder shifted by 16 stays below 2^63: two.
-                let (q, r) = (num / d, num % d);
+            if d < 1 << 47 && num < 1 << 63 {
+                let inv = Inverse::new(d);
+                let q = inv.divide(num);
                 if q >= (MAX_DEPTH >> 16) as u64 {
                     return MAX_DEPTH;
                 }
-                let f = (r << 16) / d;
+                let f = inv.divide((num - q * d) << 16);
                 return (((q << 16) | f) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
             }
             if d < 1 << 56 {
@@ -469,31 +522,16 @@ impl Hit {
     }
 }
 
-/// The depth at which the ray `(dx, dy)` leaves a sector through `wall`,
-/// if it does (the ray's line crosses the segment, moving from the
-/// sector's side to the other: through the front when `front`, the
-/// sector being in front, through the back when `back`). Exact; may be
-/// negative (behind).
+/// The depth at which the ray `(dx, dy)` leaves a sector through the
+/// wall with ends `e`, if it does (the ray's line crosses the segment,
+/// moving from the sector's side to the other: through the front when
+/// `front`, the sector being in front, through the back when `back`).
+/// Exact; may be negative (behind).
 #[inline]
-fn exit_depth(
-    view: &View<'_>,
-    dx: i64,
-    dy: i64,
-    wall: &Wall,
-    front: bool,
-    back: bool,
-) -> Option<Hit> {
-    let (ax, ay) = (
-        wall.a.x.to_bits() as i64 - view.px,
-        wall.a.y.to_bits() as i64 - view.py,
-    );
-    let (bx, by) = (
-        wall.b.x.to_bits() as i64 - view.px,
-        wall.b.y.to_bits() as i64 - view.py,
-    );
+fn exit_depth(dx: i64, dy: i64, e: &Ends, front: bool, back: bool) -> Option<Hit> {
     // Which side of the ray's line each end lies on (exact: < 2^51).
-    let ca = dx * ay - dy * ax;
-    let cb = dx * by - dy * bx;
+    let ca = dx * e.ay - dy * e.ax;
+    let cb = dx * e.by - dy * e.bx;
     // D x (B - A): negative when the ray goes from the wall's right
     // (front) to its left (back).
     let den = cb - ca;
@@ -506,7 +544,7 @@ fn exit_depth(
         return None;
     }
     // t = ((A - P) x (B - P)) / (D x (B - A)).
-    let num = ax as i128 * by as i128 - ay as i128 * bx as i128;
+    let num = e.cross();
     let depth = if den < 0 {
         Depth {
             num: -num,
@@ -546,8 +584,8 @@ fn rows(y0: i64, y1: i64) -> Option<(usize, usize)> {
     (y0 < y1 && y0 >= 0).then_some((y0 as usize, y1 as usize))
 }
 
-/// How a wall decides which sprites it hides: its ends' depths and its
-/// line, relative to the camera.
+/// How a wall decides which sprites it hides: its ends' depths along
+/// the facing and its line, relative to the camera.
 struct Occluder {
     near: i64,
     far: i64,
@@ -555,57 +593,48 @@ struct Occluder {
     ay: i64,
     ex: i64,
     ey: i64,
+    /// `(B - A) x (P - A)`, P the origin: which side the camera is on.
+    camera_side: i128,
 }
 
 impl Occluder {
-    fn new(view: &View<'_>, wall: &Wall) -> Occluder {
-        let ax = wall.a.x.to_bits() as i64 - view.px;
-        let ay = wall.a.y.to_bits() as i64 - view.py;
-        let bx = wall.b.x.to_bits() as i64 - view.px;
-        let by = wall.b.y.to_bits() as i64 - view.py;
-        let (da, _) = view.view_coords(ax, ay);
-        let (db, _) = view.view_coords(bx, by);
+    fn new(view: &View<'_>, e: &Ends) -> Occluder {
+        let (da, _) = view.view_coords(e.ax, e.ay);
+        let (db, _) = view.view_coords(e.bx, e.by);
         Occluder {
             near: da.min(db),
             far: da.max(db),
-            ax,
-            ay,
-            ex: bx - ax,
-            ey: by - ay,
+            ax: e.ax,
+            ay: e.ay,
+            ex: e.bx - e.ax,
+            ey: e.by - e.ay,
+            camera_side: e.cross(),
         }
     }
 
-    /// Which side of the line the camera is on (sign only):
-    /// `(B - A) x (P - A)`, with P the origin.
-    fn camera_side(&self) -> i128 {
-        self.ey as i128 * self.ax as i128 - self.ex as i128 * self.ay as i128
-    }
-
-    /// Whether the wall is in front of the sprite (DOOM's rule: wholly
-    /// nearer, or spanning the sprite's depth with the sprite behind the
-    /// wall's line). `camera_side` is [`Occluder::camera_side`], worked
-    /// out when first needed.
-    fn hides(&self, s: &SpriteClip, at: (i64, i64), camera_side: &mut Option<i128>) -> bool {
+    /// Whether the wall is in front of the sprite, by DOOM's rule: wholly
+    /// nearer, or spanning the sprite's depth with the sprite on the far
+    /// side of its line.
+    #[inline]
+    fn hides(&self, s: &SpriteClip) -> bool {
         if self.far <= s.depth {
             return true;
         }
         if self.near >= s.depth {
             return false;
         }
-        let camera_side = *camera_side.get_or_insert_with(|| self.camera_side());
-        let side =
-            self.ex as i128 * (at.1 - self.ay) as i128 - self.ey as i128 * (at.0 - self.ax) as i128;
-        (camera_side > 0 && side < 0) || (camera_side < 0 && side > 0)
+        let side = self.ex as i128 * (s.at.1 - self.ay) as i128
+            - self.ey as i128 * (s.at.0 - self.ax) as i128;
+        (self.camera_side > 0 && side < 0) || (self.camera_side < 0 && side > 0)
     }
 }
 
-/// Narrows the window of every sprite `wall` hides to `[top, bottom)`.
-/// (`visible`: the sprites the clips' indices name.)
+/// Narrows the window of every sprite the wall with ends `ends` hides to
+/// `[top, bottom)`.
 fn clip_sprites(
     view: &View<'_>,
-    wall: &Wall,
+    ends: &Ends,
     sprites: &mut [SpriteClip],
-    visible: &[Visible<'_>],
     step: i32,
     top: i64,
     bottom: i64,
@@ -613,11 +642,9 @@ fn clip_sprites(
     if sprites.is_empty() {
         return;
     }
-    let occluder = Occluder::new(view, wall);
-    let mut camera_side = None;
+    let occluder = Occluder::new(view, ends);
     for s in sprites.iter_mut() {
-        let at = visible.get(s.index as usize).map_or((0, 0), |v| (v.x, v.y));
-        if occluder.hides(s, at, &mut camera_side) {
+        if occluder.hides(s) {
             // Rows and steps are below 2^15 (frame and walk limits).
             s.top = top as i16;
             s.bottom = bottom as i16;
@@ -626,48 +653,185 @@ fn clip_sprites(
     }
 }
 
-/// The side of a wall a ray hit, for placing its textures.
-struct SideTex<'a, 'v> {
-    level: &'v Level<'a>,
-    view: &'v View<'a>,
-    hit: &'v Hit,
-    wall: &'v Wall,
-    x_offset: i64,
-    y_offset: i64,
+/// One textured part of a wall as seen: its texture ([`NONE`]: none)
+/// and the height of its row 0 relative to the eye, 16.16 bits, pegged
+/// and offset.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Part {
+    texture: u16,
+    /// Where the frame cache keeps the texture's view (see
+    /// [`FrameCache::keep_texture`]).
+    slot: u8,
+    top: i64,
 }
 
-impl<'a> SideTex<'a, '_> {
-    /// The textured run of `texture` with its row 0 at height `peg`
-    /// (16.16, before the y offset), or `None` for no texture.
-    /// `pegged_bottom` puts the texture's bottom edge at `peg` instead.
-    fn get(
-        &self,
-        cache: &mut FrameCache<'a>,
-        texture: u16,
-        peg: i64,
-        pegged_bottom: bool,
-    ) -> Option<TexSpan<'a>> {
+impl Part {
+    const NONE: Part = Part {
+        texture: NONE,
+        slot: u8::MAX,
+        top: 0,
+    };
+}
+
+/// How a wall is drawn from one side, in one frame: everything that
+/// depends on the wall, its two sectors and the eye but not on the
+/// column, worked out once (see [`prepare`]). Heights are 16.16 bits
+/// relative to the eye.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Prepared {
+    /// The side seen: the front.
+    pub(crate) front: bool,
+    /// The sector behind (`None`: one-sided), and its slot in the frame
+    /// cache ([`EMPTY_SLOT`]: not known).
+    next: Option<SectorId>,
+    next_slot: u16,
+    /// The wall's length, 16.16 bits.
+    length: Fx,
+    /// Where the wall's top and bottom are: the sector's ceiling (or,
+    /// DOOM's sky hack, the back ceiling) and floor.
+    top: i64,
+    floor: i64,
+    /// A portal's back ceiling and floor, and whether the upper and lower
+    /// walls show (the back ceiling lower, the back floor higher).
+    back_ceiling: i64,
+    back_floor: i64,
+    upper_shows: bool,
+    lower_shows: bool,
+    /// `|ceiling - eye|` and `|floor - eye|` of the sector, for its planes.
+    ceiling_height: u64,
+    floor_height: u64,
+    /// Light numbers ([`light::number`]) of the planes and of the wall
+    /// (with its fake contrast).
+    plane_light: u8,
+    wall_light: u8,
+    /// The sector's wall colour (untextured walls).
+    wall_color: u8,
+    /// The side's x offset, 16.16.
+    x_offset: i32,
+    upper: Part,
+    lower: Part,
+    /// A one-sided wall's texture, or a portal's see-through one.
+    middle: Part,
+}
+
+/// [`Prepared`] for `wall` seen from its front (`front`) or back, leaving
+/// `sector` (decoded: `here`) for `there` (`None`: one-sided).
+#[allow(clippy::too_many_arguments)]
+fn prepare<'a>(
+    level: &Level<'a>,
+    view: &View<'a>,
+    cache: &mut FrameCache<'a>,
+    wall: &Wall,
+    sector: SectorId,
+    here: Sector,
+    there: Option<Sector>,
+    front: bool,
+) -> Prepared {
+    let side = cache.side(
+        level,
+        if front {
+            wall.front_side
+        } else {
+            wall.back_side
+        },
+    );
+    let eye = view.eye;
+    let bits = |h: Fx| h.to_bits() as i64;
+    let y_offset = (side.y_offset as i64) << 16;
+    // Row 0 of `texture` at height `peg` (its bottom edge there when
+    // `pegged_bottom`).
+    let mut part = |texture: u16, peg: i64, pegged_bottom: bool| -> Part {
         if texture == NONE {
-            return None;
+            return Part::NONE;
         }
-        let t = cache.texture(self.level, texture)?;
+        let Some((t, slot)) = cache.keep_texture(level, texture) else {
+            return Part::NONE;
+        };
         let peg = if pegged_bottom {
             peg + ((t.height as i64) << 16)
         } else {
             peg
         };
-        Some(TexSpan {
-            texture: t,
-            id: texture,
-            u: self.hit.along(self.wall.length) + self.x_offset,
-            top: peg + self.y_offset - self.view.eye,
-        })
+        Part {
+            texture,
+            slot,
+            top: peg + y_offset - eye,
+        }
+    };
+    // DOOM's sky hack: between two sky ceilings the front ceiling
+    // reaches down (or up) to the back one, so no upper wall shows.
+    let sky_hack = there.is_some_and(|t| here.ceiling_texture == SKY && t.ceiling_texture == SKY);
+    let world_top = match there {
+        Some(t) if sky_hack => t.ceiling.max(here.floor),
+        _ => here.ceiling,
+    };
+    let lower_unpegged = wall.flags & wall_flag::LOWER_UNPEGGED != 0;
+    let mut p = Prepared {
+        front,
+        next: wall.other_side(sector),
+        next_slot: EMPTY_SLOT,
+        length: wall.length,
+        top: bits(world_top) - eye,
+        floor: bits(here.floor) - eye,
+        back_ceiling: 0,
+        back_floor: 0,
+        upper_shows: false,
+        lower_shows: false,
+        ceiling_height: (bits(here.ceiling) - eye).unsigned_abs(),
+        floor_height: (bits(here.floor) - eye).unsigned_abs(),
+        plane_light: light::number(here.light, 0) as u8,
+        wall_light: light::number(here.light, contrast(wall)) as u8,
+        wall_color: here.wall_color,
+        x_offset: (side.x_offset as i32) << 16,
+        upper: Part::NONE,
+        lower: Part::NONE,
+        middle: Part::NONE,
+    };
+    match there {
+        None => {
+            // One-sided: the middle texture, from the ceiling down, or
+            // from the floor up when lower-unpegged.
+            p.middle = if lower_unpegged {
+                part(side.middle, bits(here.floor), true)
+            } else {
+                part(side.middle, bits(here.ceiling), false)
+            };
+        }
+        Some(there) => {
+            p.back_ceiling = bits(there.ceiling) - eye;
+            p.back_floor = bits(there.floor) - eye;
+            p.upper_shows = there.ceiling < world_top;
+            p.lower_shows = there.floor > here.floor;
+            // Upper: bottom at the back ceiling, or top at the front
+            // ceiling when upper-unpegged.
+            p.upper = if wall.flags & wall_flag::UPPER_UNPEGGED != 0 {
+                part(side.upper, bits(world_top), false)
+            } else {
+                part(side.upper, bits(there.ceiling), true)
+            };
+            // Lower: top at the back floor, or placed as if pegged to the
+            // front ceiling when lower-unpegged.
+            let peg = if lower_unpegged {
+                world_top
+            } else {
+                there.floor
+            };
+            p.lower = part(side.lower, bits(peg), false);
+            // See-through middle: drawn once, from the lower ceiling
+            // down, or up from the higher floor when lower-unpegged.
+            p.middle = if lower_unpegged {
+                part(side.middle, bits(here.floor.max(there.floor)), true)
+            } else {
+                part(side.middle, bits(here.ceiling.min(there.ceiling)), false)
+            };
+        }
     }
+    p
 }
 
 /// Where the nearest exit found so far is: exit `i` of the cache, or
 /// (for a sector walked uncached) the wall itself.
-type Exited = Result<usize, (WallId, Wall)>;
+type Exited = Result<usize, WallId>;
 
 /// Walks column `x`, handing `paint` runs that together cover every row
 /// of the column exactly once, recording the see-through middle textures
@@ -682,7 +846,6 @@ pub(crate) fn column<'a>(
     stats: &mut RenderStats,
     masked: &mut HVec<Masked<'a>, MAX_MASKED_PER_COLUMN>,
     sprites: &mut [SpriteClip],
-    visible: &[Visible<'_>],
     paint: &mut impl Paint<'a>,
 ) {
     let mut top: i64 = 0;
@@ -738,7 +901,7 @@ pub(crate) fn column<'a>(
                     if came_through == Some(e.id) {
                         continue;
                     }
-                    if let Some(hit) = exit_depth(view, dx, dy, &e.wall, e.front, e.back) {
+                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
                         if beats(hit.depth, &best) {
                             best = Some((hit, Ok(i)));
                         }
@@ -753,144 +916,161 @@ pub(crate) fn column<'a>(
                     }
                     let wall = level.wall(id);
                     let (front, back) = (wall.front == sector, wall.back == Some(sector));
-                    if let Some(hit) = exit_depth(view, dx, dy, &wall, front, back) {
+                    let ends = Ends::new(view, &wall);
+                    if let Some(hit) = exit_depth(dx, dy, &ends, front, back) {
                         if beats(hit.depth, &best) {
-                            best = Some((hit, Err((id, wall))));
+                            best = Some((hit, Err(id)));
                         }
                     }
                 }
             }
         }
-        let (hit, id, wall, next_ref) = match best {
-            Some((hit, Ok(i))) => match cache.exit(i) {
-                Some(e) => {
-                    let (id, wall) = (e.id, e.wall);
-                    (hit, id, wall, cache.next(level, view, i, sector))
+        let Some((hit, found)) = best else {
+            // Outside the map (or a gap): nothing more to see.
+            if let Some(r) = rows(top, bottom) {
+                paint.background(r);
+            }
+            return;
+        };
+        // How the wall is drawn: worked out on its first hit this frame.
+        let mut uncached: Option<Prepared> = None;
+        let (id, next_ref) = match found {
+            Ok(i) => {
+                let id = cache.exit(i).map_or(WallId(0), |e| e.id);
+                let known = cache
+                    .prepared(i)
+                    .filter(|p| p.front == hit.front)
+                    .map(|p| (p.next_slot, p.next.is_some()));
+                let next_ref = match known {
+                    Some((slot, _)) if slot != EMPTY_SLOT => Some(SectorRef::Slot(slot)),
+                    Some((_, false)) => None,
+                    _ => cache.next(level, view, i, sector),
+                };
+                if known.is_none() {
+                    let wall = level.wall(id);
+                    let (here, there) = (cache.get(here_ref), next_ref.map(|r| cache.get(r)));
+                    let mut p = prepare(level, view, cache, &wall, sector, here, there, hit.front);
+                    if let Some(SectorRef::Slot(s)) = next_ref {
+                        p.next_slot = s;
+                    }
+                    if !cache.set_prepared(i, p) {
+                        uncached = Some(p);
+                    }
                 }
-                None => (hit, WallId(0), level.wall(WallId(0)), None),
-            },
-            Some((hit, Err((id, wall)))) => {
-                let next = wall
+                (id, next_ref)
+            }
+            Err(id) => {
+                let wall = level.wall(id);
+                let next_ref = wall
                     .other_side(sector)
                     .map(|s| cache.sector(level, view, s));
-                (hit, id, wall, next)
+                let (here, there) = (cache.get(here_ref), next_ref.map(|r| cache.get(r)));
+                uncached = Some(prepare(
+                    level, view, cache, &wall, sector, here, there, hit.front,
+                ));
+                (id, next_ref)
             }
-            None => {
-                // Outside the map (or a gap): nothing more to see.
-                if let Some(r) = rows(top, bottom) {
-                    paint.background(r);
-                }
-                return;
-            }
+        };
+        // From here on the cache is only read.
+        let cache: &FrameCache<'a> = cache;
+        let prep: &Prepared = match (&uncached, found) {
+            (Some(p), _) => p,
+            (None, Ok(i)) => match cache.prepared(i) {
+                Some(p) => p,
+                None => return,
+            },
+            (None, Err(_)) => return,
         };
 
-        let depth = hit.depth.bits();
-        let here = cache.get(here_ref);
-        let next = wall.other_side(sector);
-        let there: Option<Sector> = next_ref.map(|r| cache.get(r));
-        // DOOM's sky hack: between two sky ceilings the front ceiling
-        // reaches down (or up) to the back one, so no upper wall shows.
-        let sky_hack =
-            there.is_some_and(|t| here.ceiling_texture == SKY && t.ceiling_texture == SKY);
-        let world_top = match there {
-            Some(t) if sky_hack => t.ceiling.max(here.floor),
-            _ => here.ceiling,
+        // The wall's ends, for clipping sprites.
+        let ends = |cache: &FrameCache<'_>| match found {
+            Ok(i) => cache.exit(i).map_or(Ends::default(), |e| e.ends),
+            Err(id) => Ends::new(view, &level.wall(id)),
         };
-        let plane_light = light::number(here.light, 0);
-        let ceiling_y = view.project(world_top, depth).clamp(top, bottom);
-        let floor_y = view.project(here.floor, depth).clamp(ceiling_y, bottom);
+        let depth = hit.depth.bits();
+        let inv = Inverse::of(depth);
+        let ceiling_y = view.project_inv(prep.top, inv).clamp(top, bottom);
+        let floor_y = view.project_inv(prep.floor, inv).clamp(ceiling_y, bottom);
         if let Some(r) = rows(top, ceiling_y) {
-            let height = (here.ceiling.to_bits() as i64 - view.eye).unsigned_abs();
-            paint.plane(cache, here_ref, true, r, plane_light, height);
+            paint.plane(
+                cache,
+                here_ref,
+                true,
+                r,
+                prep.plane_light as usize,
+                prep.ceiling_height,
+            );
         }
         if let Some(r) = rows(floor_y, bottom) {
-            let height = (here.floor.to_bits() as i64 - view.eye).unsigned_abs();
-            paint.plane(cache, here_ref, false, r, plane_light, height);
+            paint.plane(
+                cache,
+                here_ref,
+                false,
+                r,
+                prep.plane_light as usize,
+                prep.floor_height,
+            );
         }
-        // The wall's light, worked out when first needed.
+        // The wall's light and texture column, worked out when first
+        // needed.
         let mut lit: Option<usize> = None;
         let mut wall_level = || {
             *lit.get_or_insert_with(|| {
-                light::by_scale(light::number(here.light, contrast(&wall)), depth)
+                let step = inv.divide(light::SCALE_NUMERATOR as u64);
+                light::by_step(prep.wall_light as usize, step)
             })
         };
-        let side = cache.side(
-            level,
-            if hit.front {
-                wall.front_side
-            } else {
-                wall.back_side
-            },
-        );
-        let tex = SideTex {
-            level,
-            view,
-            hit: &hit,
-            wall: &wall,
-            x_offset: (side.x_offset as i64) << 16,
-            y_offset: (side.y_offset as i64) << 16,
-        };
-        let bits = |h: Fx| h.to_bits() as i64;
-        let lower_unpegged = wall.flags & wall_flag::LOWER_UNPEGGED != 0;
-
-        let (Some(next), Some(there), Some(next_ref)) = (next, there, next_ref) else {
-            // One-sided: the middle texture, from the ceiling down, or
-            // from the floor up when lower-unpegged.
-            if let Some(r) = rows(ceiling_y, floor_y) {
-                let t = if lower_unpegged {
-                    tex.get(cache, side.middle, bits(here.floor), true)
-                } else {
-                    tex.get(cache, side.middle, bits(here.ceiling), false)
-                };
-                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
+        let mut along: Option<i64> = None;
+        let mut span = |part: Part| -> Option<TexSpan<'a>> {
+            if part.texture == NONE {
+                return None;
             }
-            clip_sprites(view, &wall, sprites, visible, step, 0, 0);
+            let texture = match cache.kept_texture(part.slot) {
+                Some(t) => t,
+                None => level.map().texture(part.texture)?,
+            };
+            let u = *along.get_or_insert_with(|| hit.along(prep.length) + prep.x_offset as i64);
+            Some(TexSpan {
+                texture,
+                id: part.texture,
+                u,
+                top: part.top,
+            })
+        };
+
+        let (Some(next), Some(next_ref)) = (prep.next, next_ref) else {
+            // One-sided: the middle texture.
+            if let Some(r) = rows(ceiling_y, floor_y) {
+                let t = span(prep.middle);
+                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
+            }
+            clip_sprites(view, &ends(cache), sprites, step, 0, 0);
             return;
         };
         let mut new_top = ceiling_y;
-        if there.ceiling < world_top {
-            new_top = view.project(there.ceiling, depth).clamp(ceiling_y, floor_y);
+        if prep.upper_shows {
+            new_top = view
+                .project_inv(prep.back_ceiling, inv)
+                .clamp(ceiling_y, floor_y);
             if let Some(r) = rows(ceiling_y, new_top) {
-                // Upper: bottom at the back ceiling, or top at the front
-                // ceiling when upper-unpegged.
-                let t = if wall.flags & wall_flag::UPPER_UNPEGGED != 0 {
-                    tex.get(cache, side.upper, bits(world_top), false)
-                } else {
-                    tex.get(cache, side.upper, bits(there.ceiling), true)
-                };
-                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
+                let t = span(prep.upper);
+                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
             }
         }
         let mut new_bottom = floor_y;
-        if there.floor > here.floor {
-            new_bottom = view.project(there.floor, depth).clamp(new_top, floor_y);
+        if prep.lower_shows {
+            new_bottom = view
+                .project_inv(prep.back_floor, inv)
+                .clamp(new_top, floor_y);
             if let Some(r) = rows(new_bottom, floor_y) {
-                // Lower: top at the back floor, or placed as if pegged to
-                // the front ceiling when lower-unpegged.
-                let peg = if lower_unpegged {
-                    world_top
-                } else {
-                    there.floor
-                };
-                let t = tex.get(cache, side.lower, bits(peg), false);
-                paint.wall(r, here.wall_color, wall_level(), depth, t.as_ref());
+                let t = span(prep.lower);
+                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
             }
         }
-        if new_top < new_bottom && side.middle != NONE {
-            // A see-through middle texture: drawn once (no vertical
-            // tiling), from the lower ceiling down, or up from the higher
-            // floor when lower-unpegged.
-            let t = if lower_unpegged {
-                tex.get(cache, side.middle, bits(here.floor.max(there.floor)), true)
-            } else {
-                tex.get(
-                    cache,
-                    side.middle,
-                    bits(here.ceiling.min(there.ceiling)),
-                    false,
-                )
-            };
-            if let Some(t) = t {
+        if new_top < new_bottom && prep.middle.texture != NONE {
+            // A see-through middle texture, drawn once over what lies
+            // behind.
+            if let Some(t) = span(prep.middle) {
                 let m = Masked {
                     y0: new_top as usize,
                     y1: new_bottom as usize,
@@ -904,7 +1084,7 @@ pub(crate) fn column<'a>(
                 }
             }
         }
-        clip_sprites(view, &wall, sprites, visible, step, new_top, new_bottom);
+        clip_sprites(view, &ends(cache), sprites, step, new_top, new_bottom);
         top = new_top;
         bottom = new_bottom;
         if top >= bottom {
@@ -933,6 +1113,60 @@ mod tests {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         *seed >> 11
+    }
+
+    #[test]
+    fn inverses_divide_exactly() {
+        let mut seed = 11;
+        for _ in 0..50000 {
+            let d = (next(&mut seed) >> (next(&mut seed) % 53)).max(1);
+            let n = next(&mut seed) << 10 >> (next(&mut seed) % 63);
+            for (n, d) in [
+                (n, d),
+                (n, 1),
+                (d - 1, d),
+                (d, d),
+                ((1 << 63) - 1, d),
+                (n, (1 << 47) - 1),
+            ] {
+                assert_eq!(Inverse::new(d).divide(n), n / d, "{n} / {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn projections_by_inverse_match_division() {
+        let mut seed = 13;
+        let v = View {
+            px: 0,
+            py: 0,
+            fx: 1 << 16,
+            fy: 0,
+            rx: 0,
+            ry: -1 << 16,
+            eye: 0,
+            angle: 0,
+            width: 320,
+            height: 200,
+            per_row_magic: (1u128 << 64).div_ceil(320),
+            sector: None,
+            sky: None,
+        };
+        for width in [1i64, 7, 320, 1024] {
+            let v = View { width, ..v };
+            for _ in 0..20000 {
+                let dh = (next(&mut seed) as i64 >> (next(&mut seed) % 50)) - (1 << 32);
+                let dh = dh.clamp(-(1 << 33) + 1, (1 << 33) - 1);
+                let depth = (next(&mut seed) as i64 >> (next(&mut seed) % 53)).max(MIN_DEPTH);
+                for depth in [depth, MIN_DEPTH, MAX_DEPTH] {
+                    assert_eq!(
+                        v.project_inv(dh, Inverse::of(depth)),
+                        v.project_rel(dh, depth),
+                        "{dh} {depth} {width}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
