@@ -125,13 +125,23 @@ impl Ends {
     }
 }
 
+/// The columns `[x0, end)` whose rays may leave a sector through exit
+/// `exit`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Span {
+    pub(crate) x0: u16,
+    pub(crate) end: u16,
+    pub(crate) exit: u16,
+}
+
 /// The exits of a sector.
 #[derive(Copy, Clone, Debug)]
 enum Exits {
     /// Not worked out yet.
     Unknown,
-    /// `exits[start..end]`.
-    Cached { start: u16, end: u16 },
+    /// `spans[start..end]`, sorted by first column; `spans[start..live]`
+    /// have ended (see [`FrameCache::live_exits`]).
+    Cached { start: u16, live: u16, end: u16 },
     /// Too many to keep: walk the map's wall list.
     Uncached,
 }
@@ -164,9 +174,8 @@ pub(crate) struct FrameCache<'a> {
     /// Sector id to slot in `sectors` ([`EMPTY`]: none), open addressing.
     index: [u16; INDEX_SLOTS],
     sectors: HVec<CachedSector, MAX_CACHED_SECTORS>,
-    /// The columns `[x0, x0 + len)` whose rays may leave through each
-    /// exit, as `(x0, len)`.
-    spans: HVec<(u16, u16), MAX_CACHED_EXITS>,
+    /// The columns whose rays may leave through each exit.
+    spans: HVec<Span, MAX_CACHED_EXITS>,
     exits: HVec<Exit, MAX_CACHED_EXITS>,
     /// Texture views by id, direct-mapped.
     texture_ids: [u16; TEXTURE_SLOTS],
@@ -394,38 +403,76 @@ impl<'a> FrameCache<'a> {
         Some(r)
     }
 
-    /// The exits of sector `id` in slot `r`: `Some(range)` of
-    /// [`FrameCache::spans`] and [`FrameCache::exit`], or `None` if they
-    /// are not kept.
+    /// The exits of the sector in slot `r` whose columns may hold column
+    /// `x`: `Some(range)` of [`FrameCache::span`], or `None` if the
+    /// sector's exits are not kept.
+    ///
+    /// The walk asks for columns left to right, so a span that has ended
+    /// never holds a later column: the spans are sorted by first column
+    /// when built, and every call moves those that have ended to the
+    /// front, out of the range it returns. A caller that meets a span
+    /// with `x0 > x` can stop (the rest start later still); one that meets
+    /// a span that has ended may skip it.
     #[inline]
-    pub(crate) fn exits(
+    pub(crate) fn live_exits(
         &mut self,
         level: &Level<'_>,
         view: &View<'_>,
         r: SectorRef,
+        x: u16,
     ) -> Option<(usize, usize)> {
         let SectorRef::Slot(slot) = r else {
             return None;
         };
         let c = self.sectors.get(slot as usize)?;
-        let exits = match c.exits {
-            Exits::Cached { start, end } => return Some((start as usize, end as usize)),
+        let (start, live, end) = match c.exits {
+            Exits::Cached { start, live, end } => (start, live, end),
             Exits::Uncached => return None,
-            Exits::Unknown => self.build_exits(level, view, c.id),
+            Exits::Unknown => match self.build_exits(level, view, c.id) {
+                e @ Exits::Cached { start, live, end } => {
+                    if let Some(c) = self.sectors.get_mut(slot as usize) {
+                        c.exits = e;
+                    }
+                    (start, live, end)
+                }
+                e => {
+                    if let Some(c) = self.sectors.get_mut(slot as usize) {
+                        c.exits = e;
+                    }
+                    return None;
+                }
+            },
         };
-        if let Some(c) = self.sectors.get_mut(slot as usize) {
-            c.exits = exits;
+        // Move the spans that have ended, among those that have started,
+        // in front of `live`.
+        let mut new_live = live as usize;
+        let mut k = live as usize;
+        while let Some(&sp) = self.spans.get(k) {
+            if k >= end as usize || x < sp.x0 {
+                break;
+            }
+            if x >= sp.end {
+                self.spans.swap(k, new_live);
+                new_live += 1;
+            }
+            k += 1;
         }
-        match exits {
-            Exits::Cached { start, end } => Some((start as usize, end as usize)),
-            _ => None,
+        if new_live != live as usize {
+            if let Some(c) = self.sectors.get_mut(slot as usize) {
+                c.exits = Exits::Cached {
+                    start,
+                    live: new_live as u16,
+                    end,
+                };
+            }
         }
+        Some((new_live, k))
     }
 
-    /// The column spans of all exits.
+    /// Span `k`.
     #[inline]
-    pub(crate) fn spans(&self) -> &[(u16, u16)] {
-        &self.spans
+    pub(crate) fn span(&self, k: usize) -> Option<Span> {
+        self.spans.get(k).copied()
     }
 
     /// Exit `i`.
@@ -508,19 +555,23 @@ impl<'a> FrameCache<'a> {
                 prep: EMPTY,
                 ends: Ends { ax, ay, bx, by },
             };
-            if self.exits.push(exit).is_err()
-                || self
-                    .spans
-                    .push((span.0 as u16, (span.1 - span.0) as u16))
-                    .is_err()
-            {
+            let sp = Span {
+                x0: span.0 as u16,
+                end: span.1 as u16,
+                exit: self.exits.len() as u16,
+            };
+            if self.exits.push(exit).is_err() || self.spans.push(sp).is_err() {
                 self.exits.truncate(start);
                 self.spans.truncate(start);
                 return Exits::Uncached;
             }
         }
+        if let Some(spans) = self.spans.get_mut(start..) {
+            spans.sort_unstable_by_key(|s| s.x0);
+        }
         Exits::Cached {
             start: start as u16,
+            live: start as u16,
             end: self.exits.len() as u16,
         }
     }

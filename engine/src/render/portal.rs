@@ -868,32 +868,27 @@ pub(crate) fn column<'a>(
         // The nearest exit: its hit, and where its wall is (an index into
         // the cache's exits, or the wall itself when walked uncached).
         let mut best: Option<(Hit, Exited)> = None;
-        let beats = |d: Depth, best: &Option<(Hit, _)>| {
+        // Nearer, or as near and first in the map's order: exactly the
+        // nearest exit whatever order the exits are tried in.
+        let beats = |d: Depth, order: usize, best: &Option<(Hit, Exited)>| {
             let beyond = if first { !d.less(prev) } else { prev.less(d) };
             beyond
-                && best
-                    .as_ref()
-                    .is_none_or(|(b, _): &(Hit, _)| d.less(b.depth))
+                && best.as_ref().is_none_or(|(b, at)| {
+                    d.less(b.depth) || (matches!(*at, Ok(j) if order < j) && !b.depth.less(d))
+                })
         };
-        match cache.exits(level, view, here_ref) {
-            Some((start, end)) => {
+        match cache.live_exits(level, view, here_ref, x as u16) {
+            Some((live, started)) => {
                 let xc = x as u16;
-                let spans = cache.spans().get(start..end).unwrap_or(&[]);
-                let mut k = 0;
-                loop {
-                    // The next exit whose columns hold x: x0 <= x < x0 +
-                    // len, in one comparison.
-                    while let Some(&(x0, len)) = spans.get(k) {
-                        if xc.wrapping_sub(x0) < len {
-                            break;
-                        }
-                        k += 1;
-                    }
-                    if k >= spans.len() {
+                for k in live..started {
+                    let Some(sp) = cache.span(k) else {
                         break;
+                    };
+                    // (`live_exits` leaves none that has ended.)
+                    if xc >= sp.end {
+                        continue;
                     }
-                    let i = start + k;
-                    k += 1;
+                    let i = sp.exit as usize;
                     let Some(e) = cache.exit(i) else {
                         continue;
                     };
@@ -902,7 +897,7 @@ pub(crate) fn column<'a>(
                         continue;
                     }
                     if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
-                        if beats(hit.depth, &best) {
+                        if beats(hit.depth, i, &best) {
                             best = Some((hit, Ok(i)));
                         }
                     }
@@ -918,7 +913,7 @@ pub(crate) fn column<'a>(
                     let (front, back) = (wall.front == sector, wall.back == Some(sector));
                     let ends = Ends::new(view, &wall);
                     if let Some(hit) = exit_depth(dx, dy, &ends, front, back) {
-                        if beats(hit.depth, &best) {
+                        if beats(hit.depth, 0, &best) {
                             best = Some((hit, Err(id)));
                         }
                     }
