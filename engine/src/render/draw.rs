@@ -250,21 +250,46 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
     (texture_column(texture, column), clear)
 }
 
-/// [`fill_column`] for a texture `N` (a power of two) rows tall.
+/// [`fill_column`] for a texture `N` (a power of two, at most 2^16) rows
+/// tall.
+///
+/// The texel row is bits 16.. of `frac`, masked to `N` rows; the bits
+/// above never reach them. Shifted up so that those bits are the top
+/// ones (`frac` and `step` scaled by the same power of two, the wrapping
+/// sums stay the same bits), the row is a single shift. Two rows per
+/// step: one range check for both.
 #[inline]
 fn pow2_column<P: Copy, const N: usize>(
     col: &mut [P],
     stride: usize,
-    mut frac: u32,
+    frac: u32,
     step: u32,
     texels: &[u8; N],
     shade: &[P; 256],
 ) {
-    let mut at = 0;
-    while let Some(px) = col.get_mut(at) {
-        *px = shade[texels[(frac >> 16) as usize & (N - 1)] as usize];
-        frac = frac.wrapping_add(step);
-        at += stride;
+    let bits = N.trailing_zeros();
+    let (up, down) = (16u32.saturating_sub(bits), 32u32.saturating_sub(bits));
+    let (mut frac, step) = (frac << up, step << up);
+    let texel =
+        |frac: u32| shade[texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize];
+    let Some(pair) = stride.checked_mul(2).filter(|&p| p > 0) else {
+        return;
+    };
+    // Rows `at` and `at + stride`: the first and last pixels of one
+    // range. (An end past `usize::MAX` wraps below the start: no range.
+    // After a range that fits, `at + pair` stays below twice
+    // `isize::MAX`.)
+    let mut at: usize = 0;
+    while let Some(rows) = col.get_mut(at..at.wrapping_add(stride + 1)) {
+        if let [a, .., b] = rows {
+            *a = texel(frac);
+            *b = texel(frac.wrapping_add(step));
+        }
+        frac = frac.wrapping_add(step.wrapping_mul(2));
+        at = at.wrapping_add(pair);
+    }
+    if let Some(px) = col.get_mut(at) {
+        *px = texel(frac);
     }
 }
 

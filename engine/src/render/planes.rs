@@ -67,6 +67,31 @@ struct Run {
     plane: u16,
 }
 
+/// Past the last run of a column: no plane, from a row never reached.
+const END: Run = Run {
+    y0: u16::MAX,
+    y1: u16::MAX,
+    plane: NO_PLANE,
+};
+
+/// One column's runs, top to bottom.
+#[derive(Copy, Clone, Debug)]
+struct Column {
+    runs: [Run; 2 * MAX_RUNS],
+    len: usize,
+}
+
+impl Column {
+    const EMPTY: Column = Column {
+        runs: [END; 2 * MAX_RUNS],
+        len: 0,
+    };
+
+    fn runs(&self) -> &[Run] {
+        self.runs.get(..self.len).unwrap_or(&[])
+    }
+}
+
 /// Where spans go.
 pub(crate) struct Target<'t, P> {
     pub(crate) pixels: &'t mut [P],
@@ -84,8 +109,11 @@ pub(crate) struct Planes<'a> {
     memo: [u16; 2 * MAX_CACHED_SECTORS],
     /// The column where each row's open span started.
     start: [u16; MAX_SCREEN_HEIGHT],
-    /// The last finished column's runs, top to bottom.
-    prev: HVec<Run, { 2 * MAX_RUNS }>,
+    /// The last finished column's runs and the current one's (which is
+    /// which flips every column: no copying).
+    columns: [Column; 2],
+    /// Which of `columns` is the last finished column's.
+    prev: usize,
     /// The current column's ceiling runs (top down) and floor runs
     /// (bottom up), as the walk hands them out.
     ceilings: HVec<Run, MAX_RUNS>,
@@ -111,7 +139,8 @@ impl<'a> Planes<'a> {
             planes: HVec::new(),
             memo: [NO_PLANE; 2 * MAX_CACHED_SECTORS],
             start: [0; MAX_SCREEN_HEIGHT],
-            prev: HVec::new(),
+            columns: [Column::EMPTY; 2],
+            prev: 0,
             ceilings: HVec::new(),
             floors: HVec::new(),
             u0: (view.px as u32).wrapping_shl(10),
@@ -267,20 +296,46 @@ impl<'a> Planes<'a> {
     /// Column `x`'s runs are all in: draws the spans that ended at
     /// `x - 1` and opens the ones that start at `x`.
     pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
-        let mut cur: HVec<Run, { 2 * MAX_RUNS }> = HVec::new();
-        for r in self.ceilings.iter().chain(self.floors.iter().rev()) {
-            let _ = cur.push(*r);
+        let frame = self.frame();
+        let [c0, c1] = &mut self.columns;
+        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
+        let runs = self.ceilings.iter().chain(self.floors.iter().rev());
+        let mut len = 0;
+        for (slot, r) in cur.runs.iter_mut().zip(runs) {
+            *slot = *r;
+            len += 1;
         }
+        cur.len = len;
         self.ceilings.clear();
         self.floors.clear();
-        self.sweep(&cur, x, target);
-        self.prev = cur;
+        sweep(
+            prev.runs(),
+            cur.runs(),
+            &self.planes,
+            &mut self.start,
+            frame,
+            x,
+            target,
+        );
+        self.prev ^= 1;
     }
 
     /// After the last column (`width`): draws every open span.
     pub(crate) fn finish<P: Pixel>(&mut self, width: usize, target: &mut Target<'_, P>) {
-        self.sweep(&[], width, target);
-        self.prev.clear();
+        let frame = self.frame();
+        let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
+        sweep(
+            prev,
+            &[],
+            &self.planes,
+            &mut self.start,
+            frame,
+            width,
+            target,
+        );
+        if let Some(c) = self.columns.get_mut(self.prev) {
+            c.len = 0;
+        }
     }
 
     /// Draws the open spans of rows `[y0, y1)` through column `x` (the
@@ -292,7 +347,8 @@ impl<'a> Planes<'a> {
         target: &mut Target<'_, P>,
     ) {
         let frame = self.frame();
-        for r in self.prev.iter() {
+        let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
+        for r in prev.iter() {
             let (a, b) = ((r.y0 as usize).max(y0), (r.y1 as usize).min(y1));
             let Some(p) = self.planes.get(r.plane as usize) else {
                 continue;
@@ -305,52 +361,59 @@ impl<'a> Planes<'a> {
             }
         }
     }
+}
 
-    /// Compares the last column's runs with `cur`, column `x`'s: rows
-    /// whose plane changes close their span (drawn through `x - 1`) and
-    /// open one at `x`.
-    fn sweep<P: Pixel>(&mut self, cur: &[Run], x: usize, target: &mut Target<'_, P>) {
-        let frame = self.frame();
-        let (prev, planes, start) = (&self.prev, &self.planes, &mut self.start);
-        let (mut i, mut j) = (0, 0);
-        let mut y: u16 = 0;
-        loop {
-            let (p, c) = (prev.get(i), cur.get(j));
-            if p.is_none() && c.is_none() {
-                break;
-            }
-            // The plane at row y in each column, and the next row where
-            // either changes.
-            let here = |r: Option<&Run>| match r {
-                Some(r) if r.y0 <= y => (Some(r.plane), r.y1),
-                Some(r) => (None, r.y0),
-                None => (None, u16::MAX),
-            };
-            let ((pk, pn), (ck, cn)) = (here(p), here(c));
-            let next = pn.min(cn);
-            if pk != ck {
-                for row in y..next {
-                    let s = start.get_mut(row as usize);
-                    if let (Some(k), Some(s)) = (pk, s) {
-                        if let Some(p) = planes.get(k as usize) {
-                            if (*s as usize) < x {
-                                draw_span(target, p, frame, row as usize, *s as usize, x - 1);
-                            }
-                        }
-                    }
-                    if let (Some(_), Some(s)) = (ck, start.get_mut(row as usize)) {
-                        *s = x as u16;
+/// Compares the last column's runs, `prev`, with `cur`, column `x`'s:
+/// rows whose plane changes close their span (drawn through `x - 1`)
+/// and open one at `x`. Runs come top to bottom, apart, none empty.
+fn sweep<P: Pixel>(
+    prev: &[Run],
+    cur: &[Run],
+    planes: &[Plane<'_>],
+    start: &mut [u16; MAX_SCREEN_HEIGHT],
+    frame: Frame,
+    x: usize,
+    target: &mut Target<'_, P>,
+) {
+    let (mut i, mut j) = (0, 0);
+    let mut y: u16 = 0;
+    loop {
+        let (p, c) = (prev.get(i).unwrap_or(&END), cur.get(j).unwrap_or(&END));
+        // The plane at row y in each column (`NO_PLANE`: none), and the
+        // next row where either changes.
+        let (pk, pn) = if p.y0 <= y {
+            (p.plane, p.y1)
+        } else {
+            (NO_PLANE, p.y0)
+        };
+        let (ck, cn) = if c.y0 <= y {
+            (c.plane, c.y1)
+        } else {
+            (NO_PLANE, c.y0)
+        };
+        let next = pn.min(cn);
+        if next == u16::MAX {
+            // Both past their last run.
+            break;
+        }
+        if pk != ck {
+            let end = (next as usize).min(MAX_SCREEN_HEIGHT);
+            let rows = start.get_mut((y as usize).min(end)..end).unwrap_or(&mut []);
+            let closed = planes.get(pk as usize);
+            for (s, row) in rows.iter_mut().zip(y as usize..) {
+                if let Some(p) = closed {
+                    if (*s as usize) < x {
+                        draw_span(target, p, frame, row, *s as usize, x - 1);
                     }
                 }
-            }
-            y = next;
-            if p.is_some_and(|r| r.y1 <= y) {
-                i += 1;
-            }
-            if c.is_some_and(|r| r.y1 <= y) {
-                j += 1;
+                if ck != NO_PLANE {
+                    *s = x as u16;
+                }
             }
         }
+        y = next;
+        i += (p.y1 <= y) as usize;
+        j += (c.y1 <= y) as usize;
     }
 }
 
