@@ -168,6 +168,10 @@ pub struct Options {
 pub struct Summary {
     /// Microseconds per frame of each run, in run order (wall time).
     pub per_run: Vec<f64>,
+    /// The same in the rendering thread's CPU time, where the system
+    /// tells it (Unix): what another process on a shared machine does not
+    /// inflate.
+    pub cpu_per_run: Option<Vec<f64>>,
     /// Renderer figures over one run's frames (the same in every run).
     pub stats: RenderStats,
     /// The viewpoints' count.
@@ -214,9 +218,38 @@ pub fn summary_line(opts: &Options, s: &Summary) -> String {
     )
 }
 
+/// The CPU line (printed before [`summary_line`] when the CPU time is
+/// known):
+///
+/// `timedemo: CPU time: median X µs/frame (min A, max B over R runs)`
+pub fn cpu_line(cpu_per_run: &[f64]) -> String {
+    let min = cpu_per_run.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = cpu_per_run.iter().copied().fold(0.0, f64::max);
+    format!(
+        "timedemo: CPU time: median {:.2} µs/frame (min {min:.2}, max {max:.2} over {} runs)",
+        median(cpu_per_run),
+        cpu_per_run.len()
+    )
+}
+
+/// Nanoseconds this thread has run on a CPU (`CLOCK_THREAD_CPUTIME_ID`),
+/// where the system tells it.
+#[cfg(unix)]
+fn thread_cpu_ns() -> Option<u64> {
+    let t = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    let ns = i128::from(t.tv_sec) * 1_000_000_000 + i128::from(t.tv_nsec);
+    u64::try_from(ns).ok()
+}
+
+/// Not known here.
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
+}
+
 /// Runs the timedemo on `level` as `opts` say, printing a header line,
-/// one line per run, the renderer's figures per frame and
-/// [`summary_line`] to `out`.
+/// one line per run, the renderer's figures per frame, the CPU time per
+/// frame ([`cpu_line`], where known) and [`summary_line`] to `out`.
 pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summary, String> {
     let io = |e: std::io::Error| format!("cannot write the timedemo's output: {e}");
     let views = viewpoints(&level, VIEWPOINTS, opts.seed);
@@ -252,16 +285,26 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     }
     let n = opts.frames.max(1) as f64;
     let mut per_run = Vec::with_capacity(opts.runs as usize);
+    let mut cpu_per_run = Some(Vec::with_capacity(opts.runs as usize));
     let mut stats = RenderStats::default();
     for r in 0..opts.runs {
         let mut run_stats = RenderStats::default();
+        let cpu_start = thread_cpu_ns();
         let start = Instant::now();
         for (_, camera) in (0..opts.frames).zip(views.cameras.iter().cycle()) {
             let s = render_game_from(&game, camera, &shades, &mut frame);
             add(&mut run_stats, &s);
         }
         let took = start.elapsed();
+        let cpu = cpu_start.zip(thread_cpu_ns());
         std::hint::black_box(frame.pixels_mut());
+        cpu_per_run = match (cpu_per_run, cpu) {
+            (Some(mut v), Some((a, b))) => {
+                v.push(b.saturating_sub(a) as f64 / 1e3 / n);
+                Some(v)
+            }
+            _ => None,
+        };
         let us = took.as_secs_f64() * 1e6 / n;
         per_run.push(us);
         stats = run_stats;
@@ -278,6 +321,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     }
     let summary = Summary {
         per_run,
+        cpu_per_run,
         stats,
         viewpoints: views.cameras.len(),
     };
@@ -290,6 +334,9 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
         f64::from(stats.columns_truncated) / n,
     )
     .map_err(io)?;
+    if let Some(cpu) = &summary.cpu_per_run {
+        writeln!(out, "{}", cpu_line(cpu)).map_err(io)?;
+    }
     writeln!(out, "{}", summary_line(opts, &summary)).map_err(io)?;
     Ok(summary)
 }
@@ -384,7 +431,13 @@ mod tests {
         let s = run(level, &opts, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 1 + 3 + 1 + 1, "{text}");
+        let cpu_lines = usize::from(s.cpu_per_run.is_some());
+        assert_eq!(lines.len(), 1 + 3 + 1 + cpu_lines + 1, "{text}");
+        if let Some(cpu) = &s.cpu_per_run {
+            assert_eq!(cpu.len(), 3);
+            assert!(cpu.iter().all(|&c| c > 0.0), "{cpu:?}");
+            assert_eq!(lines[5], cpu_line(cpu));
+        }
         assert!(lines[0].starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs"), "{text}");
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
@@ -407,12 +460,17 @@ mod tests {
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],
+            cpu_per_run: Some(vec![240.0, 190.0, 390.0]),
             stats: RenderStats::default(),
             viewpoints: 64,
         };
         assert_eq!(
             summary_line(&opts, &s),
             "timedemo: E1M1 320x200: 500 frames, median 250.00 µs/frame (min 200.00, max 400.00 over 3 runs), 4000 fps"
+        );
+        assert_eq!(
+            cpu_line(&[240.0, 190.0, 390.0]),
+            "timedemo: CPU time: median 240.00 µs/frame (min 190.00, max 390.00 over 3 runs)"
         );
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 2.5);
         assert_eq!(median(&[]), 0.0);

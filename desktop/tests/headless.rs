@@ -302,7 +302,9 @@ fn a_timedemo_prints_its_runs_and_a_summary_without_a_display() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
     let lines = stdout_lines(&out);
-    assert_eq!(lines.len(), 6, "{lines:?}");
+    // The CPU time line where the system tells it (Unix).
+    let cpu_line = usize::from(cfg!(unix));
+    assert_eq!(lines.len(), 6 + cpu_line, "{lines:?}");
     assert_eq!(
         lines[0],
         "timedemo: two_rooms 160x100: 64 viewpoints (1 player start, 63 sampled; seed 1), \
@@ -317,6 +319,14 @@ fn a_timedemo_prints_its_runs_and_a_summary_without_a_display() {
         "{}",
         lines[4]
     );
+    if cpu_line == 1 {
+        assert!(
+            lines[5].starts_with("timedemo: CPU time: median ")
+                && lines[5].ends_with(" over 3 runs)"),
+            "{}",
+            lines[5]
+        );
+    }
     // The summary: `timedemo: MAP WxH: N frames, median X µs/frame (min A,
     // max B over R runs), Y fps`.
     let summary = lines.last().unwrap();
