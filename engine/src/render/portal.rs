@@ -36,9 +36,14 @@
 //! would round these products; exactness is what makes the walk's
 //! decisions consistent.) Only the chosen hit is divided, once, into a
 //! 16.16 depth, clamped to [`MIN_DEPTH`] so projection never divides by
-//! zero. In the usual case (a hit in front, numerator below 2^64) the
-//! comparisons are 64 x 64 -> 128-bit products and the division is two
-//! 64-bit ones, with the same results as the 128-bit arithmetic.
+//! zero. In the usual case (a hit in front, numerator below 2^63) the
+//! comparisons are 64 x 64 -> 128-bit products and the depth takes one
+//! 64-bit division, for a reciprocal of the denominator ([`Inverse`]);
+//! each height is then projected with the depth's own reciprocal: a
+//! multiplication and one correcting comparison, exactly the row a
+//! division would give. So a column does two divisions per wall it
+//! meets (a third for a texture column), however many heights it
+//! projects (64-bit divisions are library calls on the N64's ABI).
 //!
 //! ## Textures
 //!
