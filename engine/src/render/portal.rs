@@ -973,13 +973,13 @@ pub(crate) fn column<'a>(
         };
         // From here on the cache is only read.
         let cache: &FrameCache<'a> = cache;
-        let prep: &Prepared = match (&uncached, found) {
-            (Some(p), _) => p,
-            (None, Ok(i)) => match cache.prepared(i) {
-                Some(p) => p,
-                None => return,
-            },
-            (None, Err(_)) => return,
+        let kept = found.ok().and_then(|i| cache.prepared(i));
+        let Some(prep) = uncached.as_ref().or(kept) else {
+            // (Never: it was just kept, or is in `uncached`.)
+            if let Some(r) = rows(top, bottom) {
+                paint.background(r);
+            }
+            return;
         };
 
         // The wall's ends, for clipping sprites.
