@@ -50,7 +50,7 @@ use heapless::Vec as HVec;
 
 use super::portal::{Prepared, Surface, View};
 use crate::config::MAX_SCREEN_WIDTH;
-use crate::format::{SideRecord, TextureView, NONE, SKY};
+use crate::format::{TextureView, NONE, SKY};
 use crate::world::{Level, Sector, SectorId, Wall, WallId};
 
 /// Most sectors whose data one frame keeps.
@@ -60,9 +60,6 @@ pub(crate) const MAX_CACHED_EXITS: usize = 512;
 /// Slots of the sector index: a power of two, at least twice
 /// [`MAX_CACHED_SECTORS`].
 const INDEX_SLOTS: usize = 256;
-/// Slots of the texture and side caches (powers of two).
-const TEXTURE_SLOTS: usize = 64;
-const SIDE_SLOTS: usize = 64;
 /// Most distinct floor and ceiling textures one frame keeps.
 const MAX_FLATS: usize = 32;
 /// An empty slot.
@@ -139,9 +136,10 @@ pub(crate) struct Span {
 enum Exits {
     /// Not worked out yet.
     Unknown,
-    /// `spans[start..end]`, sorted by first column; `spans[start..live]`
-    /// have ended (see [`FrameCache::live_exits`]).
-    Cached { start: u16, live: u16, end: u16 },
+    /// `spans[start..end]` for the `start` the spans were built from,
+    /// sorted by first column; `spans[start..live]` have ended (see
+    /// [`FrameCache::live_exits`]), so only `live..end` is kept.
+    Cached { live: u16, end: u16 },
     /// Too many to keep: walk the map's wall list.
     Uncached,
 }
@@ -177,12 +175,6 @@ pub(crate) struct FrameCache<'a> {
     /// The columns whose rays may leave through each exit.
     spans: HVec<Span, MAX_CACHED_EXITS>,
     exits: HVec<Exit, MAX_CACHED_EXITS>,
-    /// Texture views by id, direct-mapped.
-    texture_ids: [u16; TEXTURE_SLOTS],
-    textures: [Option<TextureView<'a>>; TEXTURE_SLOTS],
-    /// Side records by index, direct-mapped.
-    side_ids: [u16; SIDE_SLOTS],
-    sides: [SideRecord; SIDE_SLOTS],
     /// The floor and ceiling textures of the sectors in slots.
     flats: HVec<(u16, Surface<'a>), MAX_FLATS>,
     /// The wall textures of the walls drawn, by id.
@@ -209,10 +201,6 @@ impl<'a> FrameCache<'a> {
             sectors: HVec::new(),
             spans: HVec::new(),
             exits: HVec::new(),
-            texture_ids: [EMPTY; TEXTURE_SLOTS],
-            textures: [None; TEXTURE_SLOTS],
-            side_ids: [EMPTY; SIDE_SLOTS],
-            sides: [SideRecord::default(); SIDE_SLOTS],
             flats: HVec::new(),
             kept: HVec::new(),
             preps: HVec::new(),
@@ -241,38 +229,6 @@ impl<'a> FrameCache<'a> {
     #[inline]
     pub(crate) fn kept_texture(&self, slot: u8) -> Option<TextureView<'a>> {
         self.kept.get(slot as usize).map(|&(_, t)| t)
-    }
-
-    /// Texture `id` (as [`crate::format::MapView::texture`]).
-    #[inline]
-    pub(crate) fn texture(&mut self, level: &Level<'a>, id: u16) -> Option<TextureView<'a>> {
-        let slot = id as usize % TEXTURE_SLOTS;
-        if let (Some(&k), Some(&t)) = (self.texture_ids.get(slot), self.textures.get(slot)) {
-            if k == id {
-                return t;
-            }
-        }
-        let t = level.map().texture(id);
-        if let (Some(k), Some(v)) = (self.texture_ids.get_mut(slot), self.textures.get_mut(slot)) {
-            (*k, *v) = (id, t);
-        }
-        t
-    }
-
-    /// Side record `id` (as [`crate::format::MapView::side`]).
-    #[inline]
-    pub(crate) fn side(&mut self, level: &Level<'_>, id: u16) -> SideRecord {
-        let slot = id as usize % SIDE_SLOTS;
-        if let (Some(&k), Some(&s)) = (self.side_ids.get(slot), self.sides.get(slot)) {
-            if k == id {
-                return s;
-            }
-        }
-        let s = level.map().side(id as usize);
-        if let (Some(k), Some(v)) = (self.side_ids.get_mut(slot), self.sides.get_mut(slot)) {
-            (*k, *v) = (id, s);
-        }
-        s
     }
 
     /// The slot of sector `id` (which must exist), filled on first use.
@@ -382,20 +338,18 @@ impl<'a> FrameCache<'a> {
         }
     }
 
-    /// The slot of the sector on the other side of exit `i` from
-    /// `sector`, if the wall is a portal.
+    /// The slot of the sector on the other side of exit `i` (from the
+    /// sector it belongs to), if the wall is a portal.
     pub(crate) fn next(
         &mut self,
         level: &Level<'a>,
         view: &View<'a>,
         i: usize,
-        sector: SectorId,
     ) -> Option<SectorRef> {
         let e = self.exits.get(i)?;
         if e.next != EMPTY {
             return Some(SectorRef::Slot(e.next));
         }
-        let _ = sector;
         let r = self.sector(level, view, e.other?);
         if let (SectorRef::Slot(s), Some(e)) = (r, self.exits.get_mut(i)) {
             e.next = s;
@@ -425,23 +379,19 @@ impl<'a> FrameCache<'a> {
             return None;
         };
         let c = self.sectors.get(slot as usize)?;
-        let (start, live, end) = match c.exits {
-            Exits::Cached { start, live, end } => (start, live, end),
+        let (live, end) = match c.exits {
+            Exits::Cached { live, end } => (live, end),
             Exits::Uncached => return None,
-            Exits::Unknown => match self.build_exits(level, view, c.id) {
-                e @ Exits::Cached { start, live, end } => {
-                    if let Some(c) = self.sectors.get_mut(slot as usize) {
-                        c.exits = e;
-                    }
-                    (start, live, end)
+            Exits::Unknown => {
+                let e = self.build_exits(level, view, c.id);
+                if let Some(c) = self.sectors.get_mut(slot as usize) {
+                    c.exits = e;
                 }
-                e => {
-                    if let Some(c) = self.sectors.get_mut(slot as usize) {
-                        c.exits = e;
-                    }
-                    return None;
+                match e {
+                    Exits::Cached { live, end } => (live, end),
+                    _ => return None,
                 }
-            },
+            }
         };
         // Move the spans that have ended, among those that have started,
         // in front of `live`.
@@ -460,7 +410,6 @@ impl<'a> FrameCache<'a> {
         if new_live != live as usize {
             if let Some(c) = self.sectors.get_mut(slot as usize) {
                 c.exits = Exits::Cached {
-                    start,
                     live: new_live as u16,
                     end,
                 };
@@ -514,23 +463,19 @@ impl<'a> FrameCache<'a> {
             let wall = level.wall(wid);
             let front = wall.front == id;
             let back = wall.back == Some(id);
-            // Which side the camera is on, exactly: (A - P) x (B - P).
-            let (ax, ay) = (
-                wall.a.x.to_bits() as i64 - view.px,
-                wall.a.y.to_bits() as i64 - view.py,
-            );
-            let (bx, by) = (
-                wall.b.x.to_bits() as i64 - view.px,
-                wall.b.y.to_bits() as i64 - view.py,
-            );
-            let num = ax as i128 * by as i128 - ay as i128 * bx as i128;
+            // Which side the camera is on, exactly.
+            let ends = Ends::new(view, &wall);
+            let num = ends.cross();
             let front = front && num <= 0;
             let back = back && num >= 0;
             if !front && !back {
                 continue;
             }
             // Walls of a loop share ends: B of one is A of the next.
-            let (sa, sb) = (memo.get(view, ax, ay), memo.get(view, bx, by));
+            let (sa, sb) = (
+                memo.get(view, ends.ax, ends.ay),
+                memo.get(view, ends.bx, ends.by),
+            );
             let mut span = (usize::MAX, 0usize);
             let mut add = |(lo, hi): (usize, usize)| {
                 if lo < hi {
@@ -553,7 +498,7 @@ impl<'a> FrameCache<'a> {
                 next: EMPTY,
                 other: wall.other_side(id),
                 prep: EMPTY,
-                ends: Ends { ax, ay, bx, by },
+                ends,
             };
             let sp = Span {
                 x0: span.0 as u16,
@@ -570,7 +515,6 @@ impl<'a> FrameCache<'a> {
             spans.sort_unstable_by_key(|s| s.x0);
         }
         Exits::Cached {
-            start: start as u16,
             live: start as u16,
             end: self.exits.len() as u16,
         }

@@ -288,7 +288,7 @@ fn render_sources<'a, P: Pixel>(
         let texture = if o.sprite {
             visible.get(o.texture as usize).map(|v| v.texture)
         } else {
-            cache.texture(level, o.texture)
+            cache.keep_texture(level, o.texture).map(|(t, _)| t)
         };
         if let Some(t) = texture {
             let run = MaskedRun {

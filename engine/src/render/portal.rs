@@ -732,14 +732,11 @@ fn prepare<'a>(
     there: Option<Sector>,
     front: bool,
 ) -> Prepared {
-    let side = cache.side(
-        level,
-        if front {
-            wall.front_side
-        } else {
-            wall.back_side
-        },
-    );
+    let side = level.map().side(if front {
+        wall.front_side
+    } else {
+        wall.back_side
+    } as usize);
     let eye = view.eye;
     let bits = |h: Fx| h.to_bits() as i64;
     let y_offset = (side.y_offset as i64) << 16;
@@ -944,7 +941,7 @@ pub(crate) fn column<'a>(
                 let next_ref = match known {
                     Some((slot, _)) if slot != EMPTY_SLOT => Some(SectorRef::Slot(slot)),
                     Some((_, false)) => None,
-                    _ => cache.next(level, view, i, sector),
+                    _ => cache.next(level, view, i),
                 };
                 if known.is_none() {
                     let wall = level.wall(id);
