@@ -122,8 +122,7 @@ pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
     let step = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
     #[cfg(not(target_pointer_width = "64"))]
     let step = SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1);
-    let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
-    row[step.min(MAX_LIGHT_SCALE - 1)] as usize
+    by_step(n, step as u64)
 }
 
 /// [`by_scale`] for a depth whose scale step `SCALE_NUMERATOR / depth`
