@@ -205,16 +205,14 @@ pub fn median(v: &[f64]) -> f64 {
 /// median, whole.)
 pub fn summary_line(opts: &Options, s: &Summary) -> String {
     let med = s.median();
-    let min = s.per_run.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = s.per_run.iter().copied().fold(0.0, f64::max);
     let fps = if med > 0.0 { 1e6 / med } else { f64::INFINITY };
     format!(
-        "timedemo: {} {}x{}: {} frames, median {med:.2} µs/frame (min {min:.2}, max {max:.2} over {} runs), {fps:.0} fps",
+        "timedemo: {} {}x{}: {} frames, {}, {fps:.0} fps",
         opts.title,
         opts.width,
         opts.height,
         opts.frames,
-        s.per_run.len()
+        spread(&s.per_run)
     )
 }
 
@@ -223,12 +221,18 @@ pub fn summary_line(opts: &Options, s: &Summary) -> String {
 ///
 /// `timedemo: CPU time: median X µs/frame (min A, max B over R runs)`
 pub fn cpu_line(cpu_per_run: &[f64]) -> String {
-    let min = cpu_per_run.iter().copied().fold(f64::INFINITY, f64::min);
-    let max = cpu_per_run.iter().copied().fold(0.0, f64::max);
+    format!("timedemo: CPU time: {}", spread(cpu_per_run))
+}
+
+/// `median X µs/frame (min A, max B over R runs)` for figures per run
+/// (two decimals), as both lines print them.
+fn spread(per_run: &[f64]) -> String {
+    let min = per_run.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = per_run.iter().copied().fold(0.0, f64::max);
     format!(
-        "timedemo: CPU time: median {:.2} µs/frame (min {min:.2}, max {max:.2} over {} runs)",
-        median(cpu_per_run),
-        cpu_per_run.len()
+        "median {:.2} µs/frame (min {min:.2}, max {max:.2} over {} runs)",
+        median(per_run),
+        per_run.len()
     )
 }
 
