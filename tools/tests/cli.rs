@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{scratch, text, tools};
+use common::{compile, scratch, text, tools};
 
 use std::fs;
 use std::path::Path;
@@ -42,12 +42,7 @@ fn compile_writes_a_loadable_map() {
     let src = dir.join("rooms.map");
     let out = dir.join("rooms.spmp");
     fs::write(&src, ROOMS).unwrap();
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&src, &out);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
     assert_eq!(text(&r.stderr), "");
     let bytes = fs::read(&out).unwrap();
@@ -59,12 +54,7 @@ fn compile_writes_a_loadable_map() {
 
     // A compiled input is checked and copied as is.
     let copy = dir.join("copy.spmp");
-    let r = tools(&[
-        "compile",
-        out.to_str().unwrap(),
-        "-o",
-        copy.to_str().unwrap(),
-    ]);
+    let r = compile(&out, &copy);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
     assert_eq!(fs::read(&copy).unwrap(), bytes);
 
@@ -86,12 +76,7 @@ fn errors_print_like_rustc_and_leave_no_output() {
     let out = dir.join("bad.spmp");
     let bad = ROOMS.replace("loop hall a b c d a", "loop hall a b c d");
     fs::write(&src, &bad).unwrap();
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&src, &out);
     assert_eq!(r.status.code(), Some(1));
     let err = text(&r.stderr);
     let expected = format!(
@@ -107,12 +92,7 @@ fn errors_print_like_rustc_and_leave_no_output() {
 
     // An existing output survives a failed compile untouched.
     fs::write(&out, b"old contents").unwrap();
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&src, &out);
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(fs::read(&out).unwrap(), b"old contents");
     assert_eq!(files_in(&dir), ["bad.map", "bad.spmp"]);
@@ -120,12 +100,7 @@ fn errors_print_like_rustc_and_leave_no_output() {
     // A broken compiled file is refused with the loader's reason.
     let broken = dir.join("broken.spmp");
     fs::write(&broken, b"SPMP\x00\x01\x00\x09").unwrap();
-    let r = tools(&[
-        "compile",
-        broken.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&broken, &out);
     assert_eq!(r.status.code(), Some(1));
     assert!(
         text(&r.stderr).contains("not a valid compiled map"),
@@ -141,12 +116,7 @@ fn errors_print_like_rustc_and_leave_no_output() {
     assert!(text(&r.stderr).contains("nope.map"), "{}", text(&r.stderr));
 
     // An output in a directory that does not exist: an error, no panic.
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        "/nonexistent-dir/x.spmp",
-    ]);
+    let r = compile(&src, Path::new("/nonexistent-dir/x.spmp"));
     assert_eq!(r.status.code(), Some(1));
 }
 
@@ -156,12 +126,7 @@ fn warnings_go_to_stderr_and_do_not_fail() {
     let src = dir.join("w.map");
     fs::write(&src, format!("{ROOMS}vertex lonely 900 900\n")).unwrap();
     let out = dir.join("w.spmp");
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&src, &out);
     assert_eq!(r.status.code(), Some(0));
     let err = text(&r.stderr);
     assert!(
@@ -200,17 +165,7 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
     let src = dir.join("rooms.map");
     let out = dir.join("rooms.spmp");
     fs::write(&src, ROOMS).unwrap();
-    assert_eq!(
-        tools(&[
-            "compile",
-            src.to_str().unwrap(),
-            "-o",
-            out.to_str().unwrap()
-        ])
-        .status
-        .code(),
-        Some(0)
-    );
+    assert_eq!(compile(&src, &out).status.code(), Some(0));
     let figures = |path: &Path| {
         let r = tools(&["info", path.to_str().unwrap()]);
         assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
@@ -297,12 +252,7 @@ fn dump_json_describes_the_geometry() {
 
     // The same JSON from the compiled file.
     let out = dir.join("rooms.spmp");
-    tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    compile(&src, &out);
     let r2 = tools(&["dump", out.to_str().unwrap(), "--json"]);
     assert_eq!(r2.stdout, r.stdout);
 }

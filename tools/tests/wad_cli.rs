@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{scratch, text, tools};
+use common::{compile, scratch, text, tools};
 
 use std::fs;
 
@@ -265,12 +265,7 @@ fn standalone_udmf_files() {
     let src = dir.join("room.udmf");
     fs::write(&src, UDMF_ROOM).unwrap();
     let out = dir.join("room.spmp");
-    let r = tools(&[
-        "compile",
-        src.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&src, &out);
     assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
     let e = text(&r.stderr);
     assert_eq!(
@@ -294,12 +289,7 @@ fn standalone_udmf_files() {
     // An error names the file, line and column.
     let bad = dir.join("bad.udmf");
     fs::write(&bad, "namespace = \"doom\";\nvertex { x = 1.0; y = ; }\n").unwrap();
-    let r = tools(&[
-        "compile",
-        bad.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&bad, &out);
     assert_eq!(r.status.code(), Some(1));
     let e = text(&r.stderr);
     assert!(e.contains("bad.udmf:2:23: expected a value"), "{e}");
@@ -342,12 +332,7 @@ fn damaged_wads_give_errors_not_crashes() {
     }
     let path = dir.join("garbage.wad");
     fs::write(&path, wad(&lumps)).unwrap();
-    let r = tools(&[
-        "compile",
-        path.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ]);
+    let r = compile(&path, &out);
     assert!(
         matches!(r.status.code(), Some(0 | 1)),
         "{}",

@@ -21,6 +21,16 @@ pub fn tools(args: &[&str]) -> Output {
         .expect("run tools")
 }
 
+/// Runs `tools compile SRC -o OUT`.
+pub fn compile(src: &Path, out: &Path) -> Output {
+    tools(&[
+        "compile",
+        src.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
 /// Output bytes as text.
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
