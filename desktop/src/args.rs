@@ -87,6 +87,10 @@ OPTIONS:
                         (min A, max B over R runs), Y fps`
     --runs R            timedemo runs, 1 to 1000 (default 5)
     --seed S            timedemo viewpoint seed (default 1)
+    --spin              timedemo views of a DOOM demo that turns in place:
+                        the first player start, 256 facings 1.40625 degrees
+                        apart (angleturn 256 a tic) from its own angle,
+                        counter-clockwise, instead of the seeded set
     --width W           render width in pixels (default 320, at most 1024)
     --height H          render height in pixels (default 200, at most 768)
     --scale N           window size: N times the picture, 1 to 8
@@ -152,6 +156,8 @@ pub struct Args {
     pub runs: Option<u32>,
     /// `--seed`: the timedemo's viewpoint seed.
     pub seed: Option<u64>,
+    /// `--spin`: the timedemo turns in place at the player start.
+    pub spin: bool,
 }
 
 impl Default for Args {
@@ -177,6 +183,7 @@ impl Default for Args {
             timedemo: false,
             runs: None,
             seed: None,
+            spin: false,
         }
     }
 }
@@ -234,6 +241,7 @@ where
             "--aspect" => no_value(&mut out.aspect)?,
             "--mouse" => no_value(&mut out.mouse)?,
             "--timedemo" => no_value(&mut out.timedemo)?,
+            "--spin" => no_value(&mut out.spin)?,
             "--runs" => out.runs = Some(number(name, &value(name)?, 1, MAX_RUNS as u64)? as u32),
             "--seed" => out.seed = Some(number(name, &value(name)?, 0, u64::MAX)?),
             "--map" => out.map = Some(value(name)?.into()),
@@ -282,6 +290,9 @@ fn check_timedemo(a: &Args) -> Result<(), String> {
         if a.seed.is_some() {
             return Err("--seed goes with --timedemo".into());
         }
+        if a.spin {
+            return Err("--spin goes with --timedemo".into());
+        }
         return Ok(());
     }
     let conflicts = [
@@ -295,6 +306,9 @@ fn check_timedemo(a: &Args) -> Result<(), String> {
         ("--fps-cap", a.fps_cap.is_some()),
         ("--mouse", a.mouse),
     ];
+    if a.spin && a.seed.is_some() {
+        return Err("--spin turns at the player start: it takes no --seed".into());
+    }
     if let Some((flag, _)) = conflicts.iter().find(|(_, set)| *set) {
         return Err(format!(
             "--timedemo renders fixed viewpoints without a window: it takes no {flag}"
@@ -438,6 +452,12 @@ mod tests {
         assert_eq!(e(&["--timedemo=yes"]), "--timedemo takes no value");
         assert_eq!(e(&["--runs", "3"]), "--runs goes with --timedemo");
         assert_eq!(e(&["--seed", "3"]), "--seed goes with --timedemo");
+        assert_eq!(e(&["--spin"]), "--spin goes with --timedemo");
+        assert_eq!(
+            e(&["--timedemo", "--spin", "--seed", "2"]),
+            "--spin turns at the player start: it takes no --seed"
+        );
+        assert!(run(&["--timedemo", "--spin"]).unwrap().spin);
         assert_eq!(
             e(&["--timedemo", "--runs", "0"]),
             "--runs must be from 1 to 1000, not 0"

@@ -90,6 +90,7 @@ fn run(args: &Args) -> Result<(), String> {
             frames: args.frames.unwrap_or(timedemo::DEFAULT_FRAMES),
             runs: args.runs.unwrap_or(timedemo::DEFAULT_RUNS),
             seed: args.seed.unwrap_or(timedemo::DEFAULT_SEED),
+            spin: args.spin,
         };
         let mut out = std::io::stdout().lock();
         timedemo::run(level, &opts, &mut out).map_err(error)?;

@@ -10,6 +10,13 @@
 //! facing. The same map and seed always give the same viewpoints, so runs
 //! on different builds and machines render the same frames.
 //!
+//! With `--spin` ([`spin_viewpoints`]) the views are instead those of a
+//! DOOM demo that stands at the first player start and turns in place
+//! (`angleturn` 256 a tic, 256 tics a turn, counter-clockwise from the
+//! start's own facing): views a Chocolate Doom `-timedemo` of such a demo
+//! (`scripts/bench` writes one per map) renders too, so the two renderers
+//! can be timed on the same frames of the same map.
+//!
 //! Each run renders `frames` frames, cycling through the viewpoints, with
 //! [`render_game_from`] (the map's decorations and its pushable bodies as
 //! sprites, into `u32` pixels through the map's light table); only the
@@ -146,6 +153,37 @@ pub fn viewpoints(level: &Level<'_>, count: usize, seed: u64) -> Viewpoints {
     Viewpoints { cameras, starts }
 }
 
+/// Facings in one turn of a `--spin` timedemo: DOOM's `angleturn` 256 a
+/// tic turns by `256 << 16` of `2^32`, 1/256 of a turn.
+pub const SPIN_FACINGS: usize = 256;
+
+/// The views of a DOOM demo turning in place at the first player start
+/// (see the module docs): [`SPIN_FACINGS`] facings, each `360 / 256`
+/// degrees counter-clockwise of the last, the first the start's own.
+/// None without a player start inside a sector.
+pub fn spin_viewpoints(level: &Level<'_>) -> Viewpoints {
+    let map = level.map();
+    let start = map
+        .things()
+        .find(|t| t.kind == engine::format::kind::PLAYER_START)
+        .and_then(|t| camera_at(level, Vec2::new(t.x, t.y), Angle::from_degrees(t.angle)));
+    let Some((first, _)) = start else {
+        return Viewpoints {
+            cameras: Vec::new(),
+            starts: 0,
+        };
+    };
+    // 360 / 256 degrees is 1.40625: exact in 16 fraction bits.
+    let step = Fx::from_num(360) / SPIN_FACINGS as i32;
+    let cameras = (0..SPIN_FACINGS)
+        .map(|i| Camera {
+            angle: Angle::from_degrees(first.angle.degrees() + step * i as i32),
+            ..first
+        })
+        .collect();
+    Viewpoints { cameras, starts: 1 }
+}
+
 /// What to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -161,6 +199,8 @@ pub struct Options {
     pub runs: u32,
     /// The viewpoint seed.
     pub seed: u64,
+    /// Turn in place at the player start ([`spin_viewpoints`]) instead.
+    pub spin: bool,
 }
 
 /// What a timedemo measured.
@@ -256,7 +296,17 @@ fn thread_cpu_ns() -> Option<u64> {
 /// frame ([`cpu_line`], where known) and [`summary_line`] to `out`.
 pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summary, String> {
     let io = |e: std::io::Error| format!("cannot write the timedemo's output: {e}");
-    let views = viewpoints(&level, VIEWPOINTS, opts.seed);
+    let views = if opts.spin {
+        spin_viewpoints(&level)
+    } else {
+        viewpoints(&level, VIEWPOINTS, opts.seed)
+    };
+    if opts.spin && views.cameras.is_empty() {
+        return Err(format!(
+            "the map `{}` has no player start inside a sector to turn at (--spin)",
+            opts.title
+        ));
+    }
     if views.cameras.is_empty() {
         return Err(format!(
             "the map `{}` has no viewpoint: no player start and no sector the player fits in",
@@ -269,15 +319,22 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     let mut pixels = vec![0u32; w * h];
     let mut frame =
         Frame::new(&mut pixels, w, h, w).ok_or_else(|| format!("cannot render at {w}x{h}"))?;
+    let which = if opts.spin {
+        "the player start turning in place".to_string()
+    } else {
+        format!(
+            "{} player start{}, {} sampled; seed {}",
+            views.starts,
+            if views.starts == 1 { "" } else { "s" },
+            views.cameras.len() - views.starts,
+            opts.seed,
+        )
+    };
     writeln!(
         out,
-        "timedemo: {} {w}x{h}: {} viewpoints ({} player start{}, {} sampled; seed {}), {} frames x {} runs",
+        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs",
         opts.title,
         views.cameras.len(),
-        views.starts,
-        if views.starts == 1 { "" } else { "s" },
-        views.cameras.len() - views.starts,
-        opts.seed,
         opts.frames,
         opts.runs,
     )
@@ -420,6 +477,29 @@ mod tests {
     }
 
     #[test]
+    fn spin_views_turn_in_place_at_the_player_start() {
+        let bytes = level_bytes();
+        let level = Level::load(&bytes).unwrap();
+        let v = spin_viewpoints(&level);
+        let start = viewpoints(&level, 1, 1).cameras[0];
+        assert_eq!((v.cameras.len(), v.starts), (SPIN_FACINGS, 1));
+        assert_eq!(v.cameras[0], start);
+        for (i, c) in v.cameras.iter().enumerate() {
+            assert_eq!(
+                (c.pos, c.eye_z, c.sector),
+                (start.pos, start.eye_z, start.sector)
+            );
+            // i * 1.40625 degrees on from the start's facing, exactly.
+            let turned = start.angle.degrees().to_bits() as i64 + i as i64 * 92_160;
+            assert_eq!(
+                c.angle.degrees().to_bits() as i64,
+                turned.rem_euclid(360 << 16),
+                "facing {i}"
+            );
+        }
+    }
+
+    #[test]
     fn a_run_prints_one_line_per_run_and_the_summary() {
         let bytes = level_bytes();
         let level = Level::load(&bytes).unwrap();
@@ -430,6 +510,7 @@ mod tests {
             frames: 10,
             runs: 3,
             seed: 1,
+            spin: false,
         };
         let mut out = Vec::new();
         let s = run(level, &opts, &mut out).unwrap();
@@ -443,6 +524,14 @@ mod tests {
             assert_eq!(lines[5], cpu_line(cpu));
         }
         assert!(lines[0].starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs"), "{text}");
+        let spin = Options {
+            spin: true,
+            ..opts.clone()
+        };
+        let mut out = Vec::new();
+        run(Level::load(&bytes).unwrap(), &spin, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs\n"), "{text}");
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
             "{text}"
@@ -461,6 +550,7 @@ mod tests {
             frames: 500,
             runs: 3,
             seed: 1,
+            spin: false,
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],
