@@ -219,6 +219,9 @@ fn round_trip_reads_back_every_record() {
     for (i, r) in o.things.iter().enumerate() {
         assert_eq!(view.thing(i), *r);
     }
+    // The iterator reads the same records.
+    assert_eq!(view.things().collect::<Vec<_>>(), o.things);
+    assert_eq!(view.thing(usize::MAX), ThingRecord::default());
     assert_eq!(view.sector_walls(1).collect::<Vec<_>>(), [2, 4, 5, 6]);
     assert_eq!(view.blockmap().entry_count(), o.entries.len());
     // Out-of-range accessors return zeroes instead of panicking.

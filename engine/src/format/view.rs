@@ -639,21 +639,24 @@ impl<'a> MapView<'a> {
     /// Thing `i`.
     pub fn thing(&self, i: usize) -> ThingRecord {
         let at = i.wrapping_mul(size::THING);
-        let d = self.things;
-        ThingRecord {
-            x: Fx::from_bits(i32_at(d, at)),
-            y: Fx::from_bits(i32_at(d, at.wrapping_add(4))),
-            angle: Fx::from_bits(i32_at(d, at.wrapping_add(8))),
-            radius: Fx::from_bits(i32_at(d, at.wrapping_add(12))),
-            kind: u16_at(d, at.wrapping_add(16)),
-            type_id: u16_at(d, at.wrapping_add(18)),
-            sprite: u16_at(d, at.wrapping_add(20)),
+        match self
+            .things
+            .get(at..at.wrapping_add(size::THING))
+            .and_then(|r| <&[u8; size::THING]>::try_from(r).ok())
+        {
+            Some(record) => thing_record(record),
+            None => ThingRecord::default(),
         }
     }
 
-    /// All things.
-    pub fn things(&self) -> impl Iterator<Item = ThingRecord> + '_ {
-        (0..self.thing_count()).map(|i| self.thing(i))
+    /// All things, in order: record by record, each range checked once
+    /// (the renderer reads every thing of the map each frame).
+    pub fn things(&self) -> impl Iterator<Item = ThingRecord> + 'a {
+        let things: &'a [u8] = self.things;
+        things
+            .chunks_exact(size::THING)
+            .filter_map(|r| <&[u8; size::THING]>::try_from(r).ok())
+            .map(thing_record)
     }
 
     /// The first player start (validation guarantees there is one).
@@ -814,5 +817,20 @@ impl<'a> BlockmapView<'a> {
             }
         }
         false
+    }
+}
+
+/// A thing's record from its bytes (a fixed-size array: the field reads
+/// need no range checks).
+#[inline]
+fn thing_record(d: &[u8; size::THING]) -> ThingRecord {
+    ThingRecord {
+        x: Fx::from_bits(i32_at(d, 0)),
+        y: Fx::from_bits(i32_at(d, 4)),
+        angle: Fx::from_bits(i32_at(d, 8)),
+        radius: Fx::from_bits(i32_at(d, 12)),
+        kind: u16_at(d, 16),
+        type_id: u16_at(d, 18),
+        sprite: u16_at(d, 20),
     }
 }

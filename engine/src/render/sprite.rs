@@ -61,9 +61,7 @@ impl From<&Sprite> for Source {
 /// The map's decorations: things of kind [`kind::DECORATION`] with a
 /// sprite, standing on the floor.
 pub(crate) fn decorations<'a>(level: &Level<'a>) -> impl Iterator<Item = Source> + 'a {
-    let map = *level.map();
-    (0..map.thing_count()).filter_map(move |i| {
-        let t = map.thing(i);
+    level.map().things().filter_map(|t| {
         (t.kind == kind::DECORATION && t.sprite != NONE).then_some(Source {
             pos: Vec2::new(t.x, t.y),
             z: None,
