@@ -474,6 +474,11 @@ impl Depth {
         // the remainder shifted by 16 stays below 2^63.
         if let Ok(num) = u64::try_from(self.num) {
             let d = den;
+            // Near walls (most hits): one division of the shifted
+            // numerator.
+            if num < 1 << 47 {
+                return (((num << 16) / d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
+            }
             if d < 1 << 47 && num < 1 << 63 {
                 let inv = Inverse::new(d);
                 let q = inv.divide(num);
