@@ -7,7 +7,8 @@
 //! checks on the frame, no division and no trait objects. Per pixel a
 //! texture fill does adds, shifts and table lookups; texture rows step by
 //! a fixed-point increment and wrap with a mask (power-of-two heights, the
-//! usual case) or one compare and subtract, whatever the texture's height.
+//! usual case) or, whatever the texture's height, in stretches between
+//! wraps, each found with one division.
 
 use crate::format::{texture_flag, TextureView};
 
@@ -226,15 +227,26 @@ pub(crate) fn fill_column<P: Copy>(
             return;
         }
     }
+    // Any other height: in stretches between wraps, each a plain loop
+    // (the wrap found once per stretch instead of tested per pixel).
+    // `frac < wrap` and `step < wrap <= 2^26`: sums stay below 2^27.
     let mut at = 0;
-    while let Some(px) = col.get_mut(at) {
-        let t = texels.get((frac >> 16) as usize).copied().unwrap_or(0);
-        *px = shade[t as usize];
-        frac += step;
-        if frac >= wrap {
-            frac -= wrap;
+    loop {
+        // Rows left before `frac` reaches `wrap`: ceil((wrap - frac) / step).
+        let before_wrap = match step {
+            0 => usize::MAX,
+            s => (wrap - frac).div_ceil(s) as usize,
+        };
+        for _ in 0..before_wrap {
+            let Some(px) = col.get_mut(at) else {
+                return;
+            };
+            let t = texels.get((frac >> 16) as usize).copied().unwrap_or(0);
+            *px = shade[t as usize];
+            frac += step;
+            at += stride;
         }
-        at += stride;
+        frac -= wrap;
     }
 }
 
@@ -369,6 +381,58 @@ mod tests {
                 "a....||", "ab...||", "ab...||", "a....||", "a.c..||",
             ]
         );
+    }
+
+    #[test]
+    fn tiled_columns_match_a_pixel_by_pixel_wrap() {
+        // Every height up to 130 (powers of two and not), steps from 0 to
+        // just under the height, runs of 1 to 40 rows with a stride: the
+        // stretches between wraps give what testing each pixel gives.
+        let mut seed = 7u64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let shade: [u8; 256] = core::array::from_fn(|i| i as u8);
+        let texels: [u8; 130] = core::array::from_fn(|i| (i * 7 + 3) as u8);
+        for height in 1..=130u32 {
+            for _ in 0..40 {
+                let wrap = height << 16;
+                let frac = next(wrap as u64) as u32;
+                let step = match next(4) {
+                    0 => 0,
+                    1 => wrap - 1,
+                    _ => next(wrap as u64) as u32,
+                };
+                let rows = 1 + next(40) as usize;
+                let stride = 3;
+                let run = ColumnRun {
+                    x: 1,
+                    y0: 0,
+                    y1: rows,
+                    frac,
+                    step,
+                    wrap,
+                };
+                let tex = &texels[..height as usize];
+                let mut got = [0u8; 40 * 3];
+                let got = &mut got[..rows * stride];
+                fill_column(got, stride, run, tex, &shade);
+                let mut want = [0u8; 40 * 3];
+                let want = &mut want[..rows * stride];
+                let mut f = frac;
+                for y in 0..rows {
+                    want[y * stride + 1] = tex[(f >> 16) as usize];
+                    f += step;
+                    if f >= wrap {
+                        f -= wrap;
+                    }
+                }
+                assert_eq!(got, want, "height {height}, frac {frac}, step {step}");
+            }
+        }
     }
 
     #[test]
