@@ -15,7 +15,10 @@
 //! (`angleturn` 256 a tic, 256 tics a turn, counter-clockwise from the
 //! start's own facing): views a Chocolate Doom `-timedemo` of such a demo
 //! (`scripts/bench` writes one per map) renders too, so the two renderers
-//! can be timed on the same frames of the same map.
+//! can be timed on the same frames of the same map. Such a demo runs
+//! with `-nomonsters` (monsters would walk into the views and kill the
+//! player), so the spin leaves out the things DOOM's `-nomonsters` leaves
+//! out too ([`DOOM_MONSTERS`]): both renderers draw the same sprites.
 //!
 //! Each run renders `frames` frames, cycling through the viewpoints, with
 //! [`render_game_from`] (the map's decorations and its pushable bodies as
@@ -33,7 +36,7 @@ use std::time::Instant;
 use engine::config::player;
 use engine::game::Game;
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render_game_from, Camera, Frame, RenderStats};
+use engine::render::{render_game_from, render_scene, Camera, Frame, RenderStats, Sprite};
 use engine::world::Level;
 
 /// Frames per run when `--frames` does not say.
@@ -184,6 +187,42 @@ pub fn spin_viewpoints(level: &Level<'_>) -> Viewpoints {
     Viewpoints { cameras, starts: 1 }
 }
 
+/// DOOM's monsters by type number (doomednum): what `-nomonsters` leaves
+/// out (`P_SpawnMapThing`: the things that count as kills, and the lost
+/// soul). Zombieman, shotgun guy, heavy weapon dude, imp, demon, spectre,
+/// lost soul, cacodemon, hell knight, baron, arachnotron, pain elemental,
+/// revenant, mancubus, arch-vile, spider mastermind, cyberdemon, SS
+/// officer, Commander Keen.
+pub const DOOM_MONSTERS: [u16; 19] = [
+    3004, 9, 65, 3001, 3002, 58, 3006, 3005, 69, 3003, 68, 71, 66, 67, 64, 7, 16, 84, 72,
+];
+
+/// The sprites of a `--spin` timedemo: the map's decorations (every
+/// thing with a sprite, on the floor where it stands) but DOOM's monsters,
+/// as a `-nomonsters` demo shows them.
+pub fn spin_sprites(level: &Level<'_>) -> Vec<Sprite> {
+    level
+        .map()
+        .things()
+        .filter(|t| {
+            t.kind == engine::format::kind::DECORATION
+                && t.sprite != engine::format::NONE
+                && !DOOM_MONSTERS.contains(&t.type_id)
+        })
+        .map(|t| {
+            let pos = Vec2::new(t.x, t.y);
+            let z = level
+                .locate(pos)
+                .map_or(Fx::ZERO, |s| level.sector(s).floor);
+            Sprite {
+                pos,
+                z,
+                texture: t.sprite,
+            }
+        })
+        .collect()
+}
+
 /// What to run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
@@ -319,6 +358,20 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     let mut pixels = vec![0u32; w * h];
     let mut frame =
         Frame::new(&mut pixels, w, h, w).ok_or_else(|| format!("cannot render at {w}x{h}"))?;
+    // The spin draws DOOM's `-nomonsters` sprites; the seeded views
+    // every decoration and body.
+    let spin_sprites = if opts.spin {
+        spin_sprites(game.level())
+    } else {
+        Vec::new()
+    };
+    let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
+        if opts.spin {
+            render_scene(game.level(), camera, &shades, &spin_sprites, frame)
+        } else {
+            render_game_from(&game, camera, &shades, frame)
+        }
+    };
     let which = if opts.spin {
         "the player start turning in place".to_string()
     } else {
@@ -342,7 +395,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
 
     // Warm-up, untimed: every viewpoint once (caches, page faults).
     for camera in &views.cameras {
-        render_game_from(&game, camera, &shades, &mut frame);
+        draw(camera, &mut frame);
     }
     let n = opts.frames.max(1) as f64;
     let mut per_run = Vec::with_capacity(opts.runs as usize);
@@ -353,7 +406,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
         let cpu_start = thread_cpu_ns();
         let start = Instant::now();
         for (_, camera) in (0..opts.frames).zip(views.cameras.iter().cycle()) {
-            let s = render_game_from(&game, camera, &shades, &mut frame);
+            let s = draw(camera, &mut frame);
             add(&mut run_stats, &s);
         }
         let took = start.elapsed();
@@ -496,6 +549,42 @@ mod tests {
                 turned.rem_euclid(360 << 16),
                 "facing {i}"
             );
+        }
+    }
+
+    #[test]
+    fn spin_sprites_leave_out_dooms_monsters() {
+        // Freedoom's E1M1 (the freedoom package; scripts/setup installs
+        // it): its monsters, items and decorations.
+        let Ok(wad) = std::fs::read("/usr/share/games/doom/freedoom1.wad") else {
+            eprintln!("skipped: no /usr/share/games/doom/freedoom1.wad");
+            return;
+        };
+        let out = crate::maps::compile_wad_map(&wad, "freedoom1.wad", "E1M1", None).unwrap();
+        let level = Level::load(&out.bytes).unwrap();
+        let drawn = |t: &engine::format::ThingRecord| {
+            t.kind == engine::format::kind::DECORATION && t.sprite != engine::format::NONE
+        };
+        let things: Vec<_> = level.map().things().filter(drawn).collect();
+        let monsters = things
+            .iter()
+            .filter(|t| DOOM_MONSTERS.contains(&t.type_id))
+            .count();
+        let sprites = spin_sprites(&level);
+        assert!(
+            monsters > 0 && sprites.len() > 0,
+            "{monsters} {}",
+            sprites.len()
+        );
+        assert_eq!(sprites.len() + monsters, things.len());
+        // The rest, in map order, on the floor.
+        let kept = things
+            .iter()
+            .filter(|t| !DOOM_MONSTERS.contains(&t.type_id));
+        for (s, t) in sprites.iter().zip(kept) {
+            assert_eq!((s.pos, s.texture), (Vec2::new(t.x, t.y), t.sprite));
+            let sector = level.locate(s.pos).unwrap();
+            assert_eq!(s.z, level.sector(sector).floor);
         }
     }
 
