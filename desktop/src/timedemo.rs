@@ -572,7 +572,7 @@ mod tests {
             .count();
         let sprites = spin_sprites(&level);
         assert!(
-            monsters > 0 && sprites.len() > 0,
+            monsters > 0 && !sprites.is_empty(),
             "{monsters} {}",
             sprites.len()
         );
