@@ -489,17 +489,17 @@ impl<'a> MapView<'a> {
 
     /// Vertex `i`.
     pub fn vertex(&self, i: usize) -> VertexRecord {
-        let at = i.wrapping_mul(size::VERTEX);
+        let d = record(self.vertices, i).unwrap_or(&[0; size::VERTEX]);
         VertexRecord {
-            x: Fx::from_bits(i32_at(self.vertices, at)),
-            y: Fx::from_bits(i32_at(self.vertices, at.wrapping_add(4))),
+            x: Fx::from_bits(i32_at(d, 0)),
+            y: Fx::from_bits(i32_at(d, 4)),
         }
     }
 
     /// Wall `i`.
     pub fn wall(&self, i: usize) -> WallRecord {
-        let at = i.wrapping_mul(size::WALL);
-        let r = |o: usize| u16_at(self.walls, at.wrapping_add(o));
+        let d = record(self.walls, i).unwrap_or(&[0; size::WALL]);
+        let r = |o: usize| u16_at(d, o);
         WallRecord {
             v1: r(0),
             v2: r(2),
@@ -508,7 +508,7 @@ impl<'a> MapView<'a> {
             flags: r(8),
             front_side: r(10),
             back_side: r(12),
-            length: Fx::from_bits(i32_at(self.walls, at.wrapping_add(16))),
+            length: Fx::from_bits(i32_at(d, 16)),
         }
     }
 
@@ -612,19 +612,18 @@ impl<'a> MapView<'a> {
 
     /// Sector `i`.
     pub fn sector(&self, i: usize) -> SectorRecord {
-        let at = i.wrapping_mul(size::SECTOR);
-        let d = self.sectors;
+        let d = record(self.sectors, i).unwrap_or(&[0; size::SECTOR]);
         SectorRecord {
-            floor: Fx::from_bits(i32_at(d, at)),
-            ceiling: Fx::from_bits(i32_at(d, at.wrapping_add(4))),
-            light: u8_at(d, at.wrapping_add(8)),
-            floor_color: u8_at(d, at.wrapping_add(9)),
-            ceiling_color: u8_at(d, at.wrapping_add(10)),
-            wall_color: u8_at(d, at.wrapping_add(11)),
-            first_wall: u32_at(d, at.wrapping_add(12)),
-            wall_count: u32_at(d, at.wrapping_add(16)),
-            floor_texture: u16_at(d, at.wrapping_add(20)),
-            ceiling_texture: u16_at(d, at.wrapping_add(22)),
+            floor: Fx::from_bits(i32_at(d, 0)),
+            ceiling: Fx::from_bits(i32_at(d, 4)),
+            light: u8_at(d, 8),
+            floor_color: u8_at(d, 9),
+            ceiling_color: u8_at(d, 10),
+            wall_color: u8_at(d, 11),
+            first_wall: u32_at(d, 12),
+            wall_count: u32_at(d, 16),
+            floor_texture: u16_at(d, 20),
+            ceiling_texture: u16_at(d, 22),
         }
     }
 
@@ -638,15 +637,7 @@ impl<'a> MapView<'a> {
 
     /// Thing `i`.
     pub fn thing(&self, i: usize) -> ThingRecord {
-        let at = i.wrapping_mul(size::THING);
-        match self
-            .things
-            .get(at..at.wrapping_add(size::THING))
-            .and_then(|r| <&[u8; size::THING]>::try_from(r).ok())
-        {
-            Some(record) => thing_record(record),
-            None => ThingRecord::default(),
-        }
+        record(self.things, i).map_or_else(ThingRecord::default, thing_record)
     }
 
     /// All things, in order: record by record, each range checked once
@@ -833,4 +824,13 @@ fn thing_record(d: &[u8; size::THING]) -> ThingRecord {
         type_id: u16_at(d, 18),
         sprite: u16_at(d, 20),
     }
+}
+
+/// Record `i` of a table of `N`-byte records, if the table holds it
+/// whole: one range check, after which the fields are read at fixed
+/// offsets of a fixed-size array (no check each).
+#[inline]
+fn record<const N: usize>(table: &[u8], i: usize) -> Option<&[u8; N]> {
+    let at = i.checked_mul(N)?;
+    table.get(at..at.checked_add(N)?)?.try_into().ok()
 }
