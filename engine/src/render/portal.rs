@@ -468,17 +468,18 @@ impl Depth {
     /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
     fn bits(self) -> i64 {
         let den = self.den.max(1);
-        // The usual case, a hit in front, with numerator below 2^63 and
-        // denominator below 2^47: integer part and 16 bits of fraction by
-        // one reciprocal of the denominator (one division instead of two);
-        // the remainder shifted by 16 stays below 2^63.
+        // The usual cases are hits in front (numerator at least 0).
         if let Ok(num) = u64::try_from(self.num) {
             let d = den;
-            // Near walls (most hits): one division of the shifted
-            // numerator.
+            // Nearer walls (numerator below 2^47): one division of the
+            // numerator shifted by 16.
             if num < 1 << 47 {
                 return (((num << 16) / d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
             }
+            // Numerator below 2^63, denominator below 2^47: integer part
+            // and 16 bits of fraction by one reciprocal of the denominator
+            // (one division instead of two); the remainder shifted by 16
+            // stays below 2^63.
             if d < 1 << 47 && num < 1 << 63 {
                 let inv = Inverse::new(d);
                 let q = inv.divide(num);
