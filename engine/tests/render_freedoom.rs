@@ -9,6 +9,9 @@
 //! cargo run --release -p tools -- compile /usr/share/games/doom/freedoom2.wad --map MAP01 -o /tmp/map01.spmp
 //! cargo test --release -p engine --test render_freedoom -- --ignored --nocapture
 //! ```
+//!
+//! `scripts/digest` compiles five maps and runs `freedoom_digest` against
+//! the digests recorded in `bench/digests.txt` (CI checks them).
 
 use engine::format::kind;
 use engine::game::Game;
