@@ -195,17 +195,7 @@ impl<'a> Planes<'a> {
         x: usize,
         target: &mut Target<'_, P>,
     ) {
-        let run = Run {
-            y0: y0 as u16,
-            y1: y1 as u16,
-            plane,
-        };
-        let list = if ceiling {
-            &mut self.ceilings
-        } else {
-            &mut self.floors
-        };
-        if list.push(run).is_err() {
+        if !self.keep(plane, ceiling, (y0, y1)) {
             if let Some(p) = self.planes.get(plane as usize) {
                 for y in y0..y1 {
                     draw_span(target, p, self.frame(), y, x, x);
