@@ -1118,6 +1118,26 @@ mod tests {
         *seed >> 11
     }
 
+    /// The view from the origin facing east (+x), eye at 0, on a
+    /// `width` x `height` screen.
+    fn facing_east(width: i64, height: i64) -> View<'static> {
+        View {
+            px: 0,
+            py: 0,
+            fx: 1 << 16,
+            fy: 0,
+            rx: 0,
+            ry: -1 << 16,
+            eye: 0,
+            angle: 0,
+            width,
+            height,
+            per_row_magic: (1u128 << 64).div_ceil(width as u128),
+            sector: None,
+            sky: None,
+        }
+    }
+
     #[test]
     fn inverses_divide_exactly() {
         let mut seed = 11;
@@ -1140,23 +1160,8 @@ mod tests {
     #[test]
     fn projections_by_inverse_match_division() {
         let mut seed = 13;
-        let v = View {
-            px: 0,
-            py: 0,
-            fx: 1 << 16,
-            fy: 0,
-            rx: 0,
-            ry: -1 << 16,
-            eye: 0,
-            angle: 0,
-            width: 320,
-            height: 200,
-            per_row_magic: (1u128 << 64).div_ceil(320),
-            sector: None,
-            sky: None,
-        };
         for width in [1i64, 7, 320, 1024] {
-            let v = View { width, ..v };
+            let v = facing_east(width, 200);
             for _ in 0..20000 {
                 let dh = (next(&mut seed) as i64 >> (next(&mut seed) % 50)) - (1 << 32);
                 let dh = dh.clamp(-(1 << 33) + 1, (1 << 33) - 1);
@@ -1194,21 +1199,7 @@ mod tests {
     fn texel_steps_divide_exactly() {
         let mut seed = 5;
         for width in [1i64, 2, 3, 7, 160, 320, 321, 640, 1023, 1024] {
-            let v = View {
-                px: 0,
-                py: 0,
-                fx: 1 << 16,
-                fy: 0,
-                rx: 0,
-                ry: -1 << 16,
-                eye: 0,
-                angle: 0,
-                width,
-                height: 200,
-                per_row_magic: (1u128 << 64).div_ceil(width as u128),
-                sector: None,
-                sky: None,
-            };
+            let v = facing_east(width, 200);
             let view = |depth: i64| v.per_row(depth);
             for _ in 0..5000 {
                 let depth = next(&mut seed) as i64 >> (next(&mut seed) % 53);
