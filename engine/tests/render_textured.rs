@@ -179,75 +179,22 @@ fn flats_are_oriented_as_doom_maps_them() {
     );
 }
 
-#[test]
-fn flat_texels_match_the_map_point_each_pixel_sees() {
-    // An independent floating-point check at an oblique angle: every
-    // floor and ceiling pixel shows the texel DOOM's mapping gives for the
-    // map point its ray meets (pixels within a hair of a quadrant edge
-    // are skipped).
+/// Every floor and ceiling pixel of views of `level` (one sector, floor
+/// 0, ceiling 64) shows the texel DOOM's mapping gives for the map point
+/// its ray meets, by an independent floating-point calculation: texel
+/// `(x mod width, -y mod height)` of a flat `size` texels wide and high,
+/// whose letter is `texel(column, row)`. Pixels within a hair of a
+/// quadrant edge (a multiple of half the flat) are skipped.
+fn check_flat_mapping(level: &Level<'_>, size: (usize, usize), texel: impl Fn(usize, usize) -> u8) {
     let ink = Ink::new();
-    let map = flat_room();
-    let level = Level::load(&map).unwrap();
     let (w, h) = (40usize, 30usize);
-    for (cx, cy, eye, deg) in [(32, 8, 32, 90), (10, 100, 20, 30), (100, 300, 50, 200)] {
-        let shot = shoot(&level, &camera(&level, cx, cy, eye, deg), &ink, w, h);
-        let a = (deg as f64).to_radians();
-        let (f, r) = ((a.cos(), a.sin()), (a.sin(), -a.cos()));
-        let mut checked = 0;
-        for y in 0..h {
-            let off = y as f64 + 0.5 - h as f64 / 2.0;
-            let dh = if off > 0.0 {
-                eye as f64
-            } else {
-                64.0 - eye as f64
-            };
-            let t = dh * (w as f64 / 2.0) / off.abs();
-            for x in 0..w {
-                let k = (2.0 * x as f64 + 1.0 - w as f64) / w as f64;
-                let px = cx as f64 + t * (f.0 + k * r.0);
-                let py = cy as f64 + t * (f.1 + k * r.1);
-                let got = shot.text(&ink)[y].as_bytes()[x];
-                if got == b'w' {
-                    continue;
-                }
-                let near_edge = |v: f64| (v / 32.0 - (v / 32.0).round()).abs() * 32.0 < 0.25;
-                if near_edge(px) || near_edge(-py) {
-                    continue;
-                }
-                let c = (px.floor() as i64).rem_euclid(64) as usize;
-                let rr = ((-py).floor() as i64).rem_euclid(64) as usize;
-                assert_eq!(
-                    got,
-                    quadrants(c, rr),
-                    "pixel ({x}, {y}) from {cx},{cy} at {deg}"
-                );
-                checked += 1;
-            }
-        }
-        assert!(checked > w * h / 4, "{checked}");
-    }
-}
-
-#[test]
-fn flats_of_any_size_map_as_doom_maps_them() {
-    // A 40x24 flat (not DOOM's 64x64: the general path), quadrants at
-    // column 20 and row 12, checked against floating point as above.
-    let quarters = |c: usize, r: usize| match (c < 20, r < 12) {
-        (true, true) => b'A',
-        (false, true) => b'B',
-        (true, false) => b'D',
-        (false, false) => b'E',
+    let half = (size.0 as f64 / 2.0, size.1 as f64 / 2.0);
+    let near = |v: f64, edge: f64| {
+        let m = v.rem_euclid(edge);
+        m.min(edge - m) < 0.25
     };
-    let mut m = Retex::from_bytes(&build_map(&[Sec::rect(-256, 0, 320, 512, 0, 64)]));
-    let f = m.texture(40, 24, quarters);
-    m.sectors[0].floor_texture = f;
-    m.sectors[0].ceiling_texture = f;
-    let map = load(&m);
-    let ink = Ink::new();
-    let level = Level::load(&map).unwrap();
-    let (w, h) = (40usize, 30usize);
     for (cx, cy, eye, deg) in [(32, 8, 32, 90), (10, 100, 20, 30), (100, 300, 50, 200)] {
-        let shot = shoot(&level, &camera(&level, cx, cy, eye, deg), &ink, w, h);
+        let shot = shoot(level, &camera(level, cx, cy, eye, deg), &ink, w, h);
         let text = shot.text(&ink);
         let a = (deg as f64).to_radians();
         let (f, r) = ((a.cos(), a.sin()), (a.sin(), -a.cos()));
@@ -268,18 +215,14 @@ fn flats_of_any_size_map_as_doom_maps_them() {
                 if got == b'w' {
                     continue;
                 }
-                let near = |v: f64, size: f64| {
-                    let m = v.rem_euclid(size);
-                    m.min(size - m) < 0.25
-                };
-                if near(px, 20.0) || near(-py, 12.0) {
+                if near(px, half.0) || near(-py, half.1) {
                     continue;
                 }
-                let c = (px.floor() as i64).rem_euclid(40) as usize;
-                let rr = ((-py).floor() as i64).rem_euclid(24) as usize;
+                let c = (px.floor() as i64).rem_euclid(size.0 as i64) as usize;
+                let rr = ((-py).floor() as i64).rem_euclid(size.1 as i64) as usize;
                 assert_eq!(
                     got,
-                    quarters(c, rr),
+                    texel(c, rr),
                     "pixel ({x}, {y}) from {cx},{cy} at {deg}"
                 );
                 checked += 1;
@@ -289,8 +232,33 @@ fn flats_of_any_size_map_as_doom_maps_them() {
     }
 }
 
-/// A 256x128 sky whose column c prints as BANDS[c / 16] in rows 0..64
-/// and as the lower-case band below.
+#[test]
+fn flat_texels_match_the_map_point_each_pixel_sees() {
+    // An independent floating-point check at an oblique angle: every
+    // floor and ceiling pixel shows the texel DOOM's mapping gives for the
+    // map point its ray meets.
+    let map = flat_room();
+    check_flat_mapping(&Level::load(&map).unwrap(), (64, 64), quadrants);
+}
+
+#[test]
+fn flats_of_any_size_map_as_doom_maps_them() {
+    // A 40x24 flat (not DOOM's 64x64: the general path), quadrants at
+    // column 20 and row 12, checked against floating point as above.
+    let quarters = |c: usize, r: usize| match (c < 20, r < 12) {
+        (true, true) => b'A',
+        (false, true) => b'B',
+        (true, false) => b'D',
+        (false, false) => b'E',
+    };
+    let mut m = Retex::from_bytes(&build_map(&[Sec::rect(-256, 0, 320, 512, 0, 64)]));
+    let f = m.texture(40, 24, quarters);
+    m.sectors[0].floor_texture = f;
+    m.sectors[0].ceiling_texture = f;
+    let map = load(&m);
+    check_flat_mapping(&Level::load(&map).unwrap(), (40, 24), quarters);
+}
+
 fn sky_texture(m: &mut Retex) -> u16 {
     m.texture(256, 128, |c, r| {
         if r < 64 {
