@@ -640,11 +640,11 @@ impl Occluder {
     }
 }
 
-/// Narrows the window of every sprite the wall with ends `ends` hides to
-/// `[top, bottom)`.
+/// Narrows the window of every sprite the wall with ends `ends()` hides
+/// to `[top, bottom)` (the ends worked out only if there are sprites).
 fn clip_sprites(
     view: &View<'_>,
-    ends: &Ends,
+    ends: impl FnOnce() -> Ends,
     sprites: &mut [SpriteClip],
     step: i32,
     top: i64,
@@ -653,7 +653,7 @@ fn clip_sprites(
     if sprites.is_empty() {
         return;
     }
-    let occluder = Occluder::new(view, ends);
+    let occluder = Occluder::new(view, &ends());
     for s in sprites.iter_mut() {
         if occluder.hides(s) {
             // Rows and steps are below 2^15 (frame and walk limits).
@@ -1047,7 +1047,7 @@ pub(crate) fn column<'a>(
                 let t = span(prep.middle);
                 paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
             }
-            clip_sprites(view, &ends(cache), sprites, step, 0, 0);
+            clip_sprites(view, || ends(cache), sprites, step, 0, 0);
             return;
         };
         let mut new_top = ceiling_y;
@@ -1087,7 +1087,7 @@ pub(crate) fn column<'a>(
                 }
             }
         }
-        clip_sprites(view, &ends(cache), sprites, step, new_top, new_bottom);
+        clip_sprites(view, || ends(cache), sprites, step, new_top, new_bottom);
         top = new_top;
         bottom = new_bottom;
         if top >= bottom {
