@@ -596,16 +596,15 @@ fn rows(y0: i64, y1: i64) -> Option<(usize, usize)> {
 }
 
 /// How a wall decides which sprites it hides: its ends' depths along
-/// the facing and its line, relative to the camera.
+/// the facing, and which side of its line the camera is on. Worked out
+/// once per frame with the rest of the wall's [`Prepared`]; the ends
+/// themselves are needed only for a sprite within the wall's depths.
+#[derive(Copy, Clone, Debug)]
 struct Occluder {
     near: i64,
     far: i64,
-    ax: i64,
-    ay: i64,
-    ex: i64,
-    ey: i64,
-    /// `(B - A) x (P - A)`, P the origin: which side the camera is on.
-    camera_side: i128,
+    /// The sign of `(A - P) x (B - P)`: negative with the camera in front.
+    camera_side: i8,
 }
 
 impl Occluder {
@@ -615,47 +614,41 @@ impl Occluder {
         Occluder {
             near: da.min(db),
             far: da.max(db),
-            ax: e.ax,
-            ay: e.ay,
-            ex: e.bx - e.ax,
-            ey: e.by - e.ay,
-            camera_side: e.cross(),
+            camera_side: e.cross().signum() as i8,
         }
     }
 
-    /// Whether the wall is in front of the sprite, by DOOM's rule: wholly
-    /// nearer, or spanning the sprite's depth with the sprite on the far
-    /// side of its line.
+    /// Whether the wall (with ends `ends`) is in front of the sprite, by
+    /// DOOM's rule: wholly nearer, or spanning the sprite's depth with the
+    /// sprite on the far side of its line.
     #[inline]
-    fn hides(&self, s: &SpriteClip) -> bool {
+    fn hides(&self, s: &SpriteClip, ends: impl FnOnce() -> Ends) -> bool {
         if self.far <= s.depth {
             return true;
         }
         if self.near >= s.depth {
             return false;
         }
-        let side = self.ex as i128 * (s.at.1 - self.ay) as i128
-            - self.ey as i128 * (s.at.0 - self.ax) as i128;
+        let e = ends();
+        // (B - A) x (S - A), for the sprite at S.
+        let side = (e.bx - e.ax) as i128 * (s.at.1 - e.ay) as i128
+            - (e.by - e.ay) as i128 * (s.at.0 - e.ax) as i128;
         (self.camera_side > 0 && side < 0) || (self.camera_side < 0 && side > 0)
     }
 }
 
-/// Narrows the window of every sprite the wall with ends `ends()` hides
-/// to `[top, bottom)` (the ends worked out only if there are sprites).
+/// Narrows the window of every sprite the wall `occluder` (with ends
+/// `ends()`, worked out if needed) hides to `[top, bottom)`.
 fn clip_sprites(
-    view: &View<'_>,
-    ends: impl FnOnce() -> Ends,
+    occluder: &Occluder,
+    ends: impl Fn() -> Ends,
     sprites: &mut [SpriteClip],
     step: i32,
     top: i64,
     bottom: i64,
 ) {
-    if sprites.is_empty() {
-        return;
-    }
-    let occluder = Occluder::new(view, &ends());
     for s in sprites.iter_mut() {
-        if occluder.hides(s) {
+        if occluder.hides(s, &ends) {
             // Rows and steps are below 2^15 (frame and walk limits).
             s.top = top as i16;
             s.bottom = bottom as i16;
@@ -708,9 +701,9 @@ pub(crate) struct Prepared {
     back_floor: i64,
     upper_shows: bool,
     lower_shows: bool,
-    /// `|ceiling - eye|` and `|floor - eye|` of the sector, for its planes.
+    /// `|ceiling - eye|` of the sector, for its plane (not `|top|`
+    /// under the sky hack; the floor's is `|floor|`).
     ceiling_height: u64,
-    floor_height: u64,
     /// Light numbers ([`light::number`]) of the planes and of the wall
     /// (with its fake contrast).
     plane_light: u8,
@@ -723,6 +716,8 @@ pub(crate) struct Prepared {
     lower: Part,
     /// A one-sided wall's texture, or a portal's see-through one.
     middle: Part,
+    /// Which sprites the wall hides.
+    occluder: Occluder,
 }
 
 /// [`Prepared`] for `wall` seen from its front (`front`) or back, leaving
@@ -786,7 +781,6 @@ fn prepare<'a>(
         upper_shows: false,
         lower_shows: false,
         ceiling_height: (bits(here.ceiling) - eye).unsigned_abs(),
-        floor_height: (bits(here.floor) - eye).unsigned_abs(),
         plane_light: light::number(here.light, 0) as u8,
         wall_light: light::number(here.light, contrast(wall)) as u8,
         wall_color: here.wall_color,
@@ -794,6 +788,7 @@ fn prepare<'a>(
         upper: Part::NONE,
         lower: Part::NONE,
         middle: Part::NONE,
+        occluder: Occluder::new(view, &Ends::new(view, wall)),
     };
     match there {
         None => {
@@ -976,6 +971,11 @@ pub(crate) fn column<'a>(
         };
         // From here on the cache is only read.
         let cache: &FrameCache<'a> = cache;
+        // The wall's ends, for clipping sprites.
+        let ends = || match found {
+            Ok(i) => cache.exit(i).map_or(Ends::default(), |e| e.ends),
+            Err(id) => Ends::new(view, &level.wall(id)),
+        };
         let kept = found.ok().and_then(|i| cache.prepared(i));
         let Some(prep) = uncached.as_ref().or(kept) else {
             // (Never: it was just kept, or is in `uncached`.)
@@ -985,11 +985,6 @@ pub(crate) fn column<'a>(
             return;
         };
 
-        // The wall's ends, for clipping sprites.
-        let ends = |cache: &FrameCache<'_>| match found {
-            Ok(i) => cache.exit(i).map_or(Ends::default(), |e| e.ends),
-            Err(id) => Ends::new(view, &level.wall(id)),
-        };
         let depth = hit.depth.bits();
         let inv = Inverse::of(depth);
         let ceiling_y = view.project_inv(prep.top, inv).clamp(top, bottom);
@@ -1011,7 +1006,7 @@ pub(crate) fn column<'a>(
                 false,
                 r,
                 prep.plane_light as usize,
-                prep.floor_height,
+                prep.floor.unsigned_abs(),
             );
         }
         // The wall's light and texture column, worked out when first
@@ -1047,7 +1042,7 @@ pub(crate) fn column<'a>(
                 let t = span(prep.middle);
                 paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
             }
-            clip_sprites(view, || ends(cache), sprites, step, 0, 0);
+            clip_sprites(&prep.occluder, ends, sprites, step, 0, 0);
             return;
         };
         let mut new_top = ceiling_y;
@@ -1087,7 +1082,7 @@ pub(crate) fn column<'a>(
                 }
             }
         }
-        clip_sprites(view, || ends(cache), sprites, step, new_top, new_bottom);
+        clip_sprites(&prep.occluder, ends, sprites, step, new_top, new_bottom);
         top = new_top;
         bottom = new_bottom;
         if top >= bottom {
