@@ -60,7 +60,7 @@ struct Plane<'a> {
 }
 
 /// Rows `[y0, y1)` of plane `plane` in one column.
-#[derive(Copy, Clone, Debug)]
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
 struct Run {
     y0: u16,
     y1: u16,
@@ -298,6 +298,12 @@ impl<'a> Planes<'a> {
         cur.len = len;
         self.ceilings.clear();
         self.floors.clear();
+        // The usual case on a wide screen: the same runs as the column
+        // before, so no span ends or starts.
+        if cur.runs() == prev.runs() {
+            self.prev ^= 1;
+            return;
+        }
         sweep(
             prev.runs(),
             cur.runs(),
