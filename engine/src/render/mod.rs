@@ -580,7 +580,7 @@ mod tests {
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
-    /// `n64/link.x`). About 115 KiB on a 64-bit host, less with 32-bit
+    /// `n64/link.x`). About 117 KiB on a 64-bit host, less with 32-bit
     /// pointers.
     #[test]
     fn stack_scratch_stays_small() {
