@@ -232,13 +232,7 @@ impl<'a> FrameCache<'a> {
     }
 
     /// The slot of sector `id` (which must exist), filled on first use.
-    #[inline]
     pub(crate) fn sector(&mut self, level: &Level<'a>, view: &View<'a>, id: SectorId) -> SectorRef {
-        // Slot 0 holds the camera's sector (the walk's first): every
-        // column asks for it.
-        if self.sectors.first().is_some_and(|c| c.id == id) {
-            return SectorRef::Slot(0);
-        }
         let mut h = (id.0 as usize).wrapping_mul(0x9e37) % INDEX_SLOTS;
         while let Some(&slot) = self.index.get(h) {
             if slot == EMPTY {

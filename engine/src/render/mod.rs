@@ -205,6 +205,7 @@ fn render_sources<'a, P: Pixel>(
     let mut order: HVec<u8, MAX_VISIBLE_SPRITES> = (0..visible.len() as u8).collect();
     order.sort_unstable_by_key(|&i| visible.get(i as usize).map_or(0, |v| v.x0));
     let (mut next, mut active) = (0, HVec::<u8, MAX_VISIBLE_SPRITES>::new());
+    let start = portal::start(level, &view, &mut cache);
     let mut overlays: HVec<Overlay, MAX_OVERLAYS> = HVec::new();
     for x in 0..width {
         masked.clear();
@@ -247,6 +248,7 @@ fn render_sources<'a, P: Pixel>(
             level,
             &view,
             &mut cache,
+            start,
             x,
             &mut stats,
             &mut masked,

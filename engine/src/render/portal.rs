@@ -836,7 +836,19 @@ fn prepare<'a>(
 /// (for a sector walked uncached) the wall itself.
 type Exited = Result<usize, WallId>;
 
-/// Walks column `x`, handing `paint` runs that together cover every row
+/// Where every column's walk starts: the camera's sector and its slot in
+/// the frame cache (`None`: the camera is in no sector). Looked up once
+/// per frame.
+pub(crate) fn start<'a>(
+    level: &Level<'a>,
+    view: &View<'a>,
+    cache: &mut FrameCache<'a>,
+) -> Option<(SectorId, SectorRef)> {
+    let sector = view.sector?;
+    Some((sector, cache.sector(level, view, sector)))
+}
+
+/// Walks column `x` from `start` (see [`start`]), handing `paint` runs that together cover every row
 /// of the column exactly once, recording the see-through middle textures
 /// it passes in `masked` (nearest first) and narrowing the windows of
 /// `sprites` (all of which should start open, slot -1).
@@ -845,6 +857,7 @@ pub(crate) fn column<'a>(
     level: &Level<'a>,
     view: &View<'a>,
     cache: &mut FrameCache<'a>,
+    start: Option<(SectorId, SectorRef)>,
     x: usize,
     stats: &mut RenderStats,
     masked: &mut HVec<Masked<'a>, MAX_MASKED_PER_COLUMN>,
@@ -853,7 +866,7 @@ pub(crate) fn column<'a>(
 ) {
     let mut top: i64 = 0;
     let mut bottom: i64 = view.height;
-    let Some(mut sector) = view.sector else {
+    let Some((mut sector, mut here_ref)) = start else {
         if let Some(r) = rows(top, bottom) {
             paint.background(r);
         }
@@ -866,7 +879,6 @@ pub(crate) fn column<'a>(
     let mut first = true;
     let mut came_through: Option<WallId> = None;
 
-    let mut here_ref = cache.sector(level, view, sector);
     for step in 0..MAX_PORTALS_PER_COLUMN as i32 {
         // The nearest exit: its hit, and where its wall is (an index into
         // the cache's exits, or the wall itself when walked uncached).
