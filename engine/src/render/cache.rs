@@ -39,7 +39,7 @@
 //!
 //! ## Bounds
 //!
-//! Everything is in fixed-size tables (about 65 KiB with 64-bit
+//! Everything is in fixed-size tables (about 69 KiB with 64-bit
 //! pointers): 128 sectors, 512 exits and 256 prepared walls per frame,
 //! more than any view of Freedoom's maps needs but one open map (MAP12:
 //! 303 sectors, 1240 exits). A sector that does not fit, or whose exits do not fit, is
