@@ -245,6 +245,19 @@ impl Angle {
     }
 }
 
+/// The cosine and sine, as raw 16.16 bits, of `steps` table steps (1/64
+/// degree) in the first quadrant (`steps` at most 90 degrees' worth; more
+/// is taken as 90): exactly [`Angle::cos_sin`] of that angle, without the
+/// wrapping a general angle needs (for work done per screen column).
+#[inline]
+pub(crate) fn first_quadrant_cos_sin(steps: usize) -> (i32, i32) {
+    let i = steps.min(QUARTER_STEPS);
+    (
+        SIN_TABLE.get(QUARTER_STEPS - i).copied().unwrap_or(0),
+        SIN_TABLE.get(i).copied().unwrap_or(0),
+    )
+}
+
 /// The sine of `idx` table steps (any non-negative index, wrapped).
 fn sin_index(idx: usize) -> Fx {
     let idx = idx % (4 * QUARTER_STEPS);
@@ -293,6 +306,20 @@ const fn build_sin_table() -> [i32; QUARTER_STEPS + 1] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_quadrant_lookups_match_the_general_ones() {
+        for steps in 0..=QUARTER_STEPS {
+            let a = Angle::from_degrees(Fx::from_bits((steps as i32) << 10));
+            let (c, s) = a.cos_sin();
+            assert_eq!(
+                first_quadrant_cos_sin(steps),
+                (c.to_bits(), s.to_bits()),
+                "{steps}"
+            );
+        }
+        assert_eq!(first_quadrant_cos_sin(QUARTER_STEPS + 7), (0, 1 << 16));
+    }
 
     #[test]
     fn sine_table_endpoints_are_exact() {

@@ -289,9 +289,10 @@ fn atan_degrees(k: i64) -> i64 {
     const LAST: i64 = 45 * 64;
     let k = k.clamp(0, 1 << 16);
     // The sine table's tangent at step i is at most k.
+    // (i is in 0..=LAST: the first quadrant's table entries.)
     let fits = |i: i64| {
-        let (c, s) = crate::math::Angle::from_degrees(Fx::from_bits((i * STEP) as i32)).cos_sin();
-        ((s.to_bits() as i64) << 16) <= k * c.to_bits() as i64
+        let (c, s) = crate::math::first_quadrant_cos_sin(i as usize);
+        ((s as i64) << 16) <= k * c as i64
     };
     let j = (k >> 8) as usize;
     let (a, b) = (
