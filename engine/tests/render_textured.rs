@@ -259,6 +259,8 @@ fn flats_of_any_size_map_as_doom_maps_them() {
     check_flat_mapping(&Level::load(&map).unwrap(), (40, 24), quarters);
 }
 
+/// A 256x128 sky whose column c prints as BANDS[c / 16] in rows 0..64
+/// and as the lower-case band below.
 fn sky_texture(m: &mut Retex) -> u16 {
     m.texture(256, 128, |c, r| {
         if r < 64 {
