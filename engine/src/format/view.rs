@@ -519,11 +519,10 @@ impl<'a> MapView<'a> {
 
     /// Side `i` (an untextured side for [`NONE`] or any index out of range).
     pub fn side(&self, i: usize) -> SideRecord {
-        if i >= self.side_count() {
+        let Some(d) = record::<{ size::SIDE }>(self.sides, i) else {
             return SideRecord::default();
-        }
-        let at = i * size::SIDE;
-        let r = |o: usize| u16_at(self.sides, at + o);
+        };
+        let r = |o: usize| u16_at(d, o);
         SideRecord {
             x_offset: r(0) as i16,
             y_offset: r(2) as i16,
@@ -540,16 +539,15 @@ impl<'a> MapView<'a> {
 
     /// Texture record `i`.
     pub fn texture_record(&self, i: usize) -> TextureRecord {
-        let at = i.wrapping_mul(size::TEXTURE);
-        let d = self.textures;
+        let d = record(self.textures, i).unwrap_or(&[0; size::TEXTURE]);
         TextureRecord {
-            width: u16_at(d, at),
-            height: u16_at(d, at.wrapping_add(2)),
-            offset: u32_at(d, at.wrapping_add(4)),
-            flags: u8_at(d, at.wrapping_add(8)),
-            transparent: u8_at(d, at.wrapping_add(9)),
-            left: u16_at(d, at.wrapping_add(10)) as i16,
-            top: u16_at(d, at.wrapping_add(12)) as i16,
+            width: u16_at(d, 0),
+            height: u16_at(d, 2),
+            offset: u32_at(d, 4),
+            flags: u8_at(d, 8),
+            transparent: u8_at(d, 9),
+            left: u16_at(d, 10) as i16,
+            top: u16_at(d, 12) as i16,
         }
     }
 
