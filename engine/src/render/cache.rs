@@ -163,6 +163,10 @@ struct CachedSector {
     id: SectorId,
     sector: Sector,
     exits: Exits,
+    /// While the walk is left of `solo_end`, `spans[solo]` is the only
+    /// live exit (see [`FrameCache::live_exits`]).
+    solo: u16,
+    solo_end: u16,
     floor: Surf,
     ceiling: Surf,
 }
@@ -270,6 +274,8 @@ impl<'a> FrameCache<'a> {
             id,
             sector,
             exits: Exits::Unknown,
+            solo: 0,
+            solo_end: 0,
             floor,
             ceiling,
         };
@@ -367,6 +373,10 @@ impl<'a> FrameCache<'a> {
     /// front, out of the range it returns. A caller that meets a span
     /// with `x0 > x` can stop (the rest start later still); one that meets
     /// a span that has ended may skip it.
+    ///
+    /// When only one exit is live, it stays so until it ends or the next
+    /// starts: the sector remembers that column, and until then the call
+    /// returns that exit without looking at the spans.
     #[inline]
     pub(crate) fn live_exits(
         &mut self,
@@ -379,6 +389,9 @@ impl<'a> FrameCache<'a> {
             return None;
         };
         let c = self.sectors.get(slot as usize)?;
+        if x < c.solo_end {
+            return Some((c.solo as usize, c.solo as usize + 1));
+        }
         let (live, end) = match c.exits {
             Exits::Cached { live, end } => (live, end),
             Exits::Uncached => return None,
@@ -407,13 +420,22 @@ impl<'a> FrameCache<'a> {
             }
             k += 1;
         }
-        if new_live != live as usize {
-            if let Some(c) = self.sectors.get_mut(slot as usize) {
-                c.exits = Exits::Cached {
-                    live: new_live as u16,
-                    end,
-                };
-            }
+        // One live exit: it stays the only one until it ends or the next
+        // starts, and until then no span of this sector moves.
+        let solo_end = match (k - new_live, self.spans.get(new_live)) {
+            (1, Some(sp)) => match self.spans.get(k) {
+                Some(next) if k < end as usize => sp.end.min(next.x0),
+                _ => sp.end,
+            },
+            _ => 0,
+        };
+        if let Some(c) = self.sectors.get_mut(slot as usize) {
+            c.exits = Exits::Cached {
+                live: new_live as u16,
+                end,
+            };
+            c.solo = new_live as u16;
+            c.solo_end = solo_end;
         }
         Some((new_live, k))
     }

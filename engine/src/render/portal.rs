@@ -894,6 +894,22 @@ pub(crate) fn column<'a>(
                 })
         };
         match cache.live_exits(level, view, here_ref, x as u16) {
+            // The usual case: one exit left to test, nothing to compare.
+            Some((live, started)) if started == live + 1 => {
+                if let Some(i) = cache.span(live).map(|sp| sp.exit as usize) {
+                    if let Some(e) = cache.exit(i) {
+                        stats.walls_tested = stats.walls_tested.saturating_add(1);
+                        if came_through != Some(e.id) {
+                            if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
+                                let d = hit.depth;
+                                if if first { !d.less(prev) } else { prev.less(d) } {
+                                    best = Some((hit, Ok(i)));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
             Some((live, started)) => {
                 let xc = x as u16;
                 for k in live..started {
