@@ -268,8 +268,10 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
 /// The texel row is bits 16.. of `frac`, masked to `N` rows; the bits
 /// above never reach them. Shifted up so that those bits are the top
 /// ones (`frac` and `step` scaled by the same power of two, the wrapping
-/// sums stay the same bits), the row is a single shift. Two rows per
-/// step: one range check for both.
+/// sums stay the same bits), the row is a single shift. Four rows per
+/// step: one range check for the first and last, a compare each for the
+/// two between (the loop's overhead spread over four pixels; on the N64,
+/// whose CPU runs an instruction a cycle, that is what counts).
 #[inline]
 fn pow2_column<P: Copy, const N: usize>(
     col: &mut [P],
@@ -284,24 +286,33 @@ fn pow2_column<P: Copy, const N: usize>(
     let (mut frac, step) = (frac << up, step << up);
     let texel =
         |frac: u32| shade[texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize];
-    let Some(pair) = stride.checked_mul(2).filter(|&p| p > 0) else {
+    let Some(quad) = stride.checked_mul(4).filter(|&p| p > 0) else {
         return;
     };
-    // Rows `at` and `at + stride`: the first and last pixels of one
-    // range. (An end past `usize::MAX` wraps below the start: no range.
-    // After a range that fits, `at + pair` stays below twice
-    // `isize::MAX`.)
+    let (s2, s3) = (2 * stride, 3 * stride);
+    // Rows `at` to `at + 3 * stride`: the first and last pixels of one
+    // range, and two between. (An end past `usize::MAX` wraps below the
+    // start: no range. After a range that fits, `at + quad` stays below
+    // twice `isize::MAX`.)
     let mut at: usize = 0;
-    while let Some(rows) = col.get_mut(at..at.wrapping_add(stride + 1)) {
-        if let [a, .., b] = rows {
+    while let Some(rows) = col.get_mut(at..at.wrapping_add(s3 + 1)) {
+        if let [a, .., d] = rows {
             *a = texel(frac);
+            *d = texel(frac.wrapping_add(step.wrapping_mul(3)));
+        }
+        if let Some(b) = rows.get_mut(stride) {
             *b = texel(frac.wrapping_add(step));
         }
-        frac = frac.wrapping_add(step.wrapping_mul(2));
-        at = at.wrapping_add(pair);
+        if let Some(c) = rows.get_mut(s2) {
+            *c = texel(frac.wrapping_add(step.wrapping_mul(2)));
+        }
+        frac = frac.wrapping_add(step.wrapping_mul(4));
+        at = at.wrapping_add(quad);
     }
-    if let Some(px) = col.get_mut(at) {
+    while let Some(px) = col.get_mut(at) {
         *px = texel(frac);
+        frac = frac.wrapping_add(step);
+        at = at.wrapping_add(stride);
     }
 }
 
