@@ -264,7 +264,7 @@ impl<'a> FrameCache<'a> {
         h: usize,
     ) -> SectorRef {
         let sector = level.sector(id);
-        if self.sectors.is_full() {
+        if self.sectors.is_full() || slow::always() {
             return SectorRef::Direct(sector);
         }
         let floor = self.surf(level, view, sector.floor_texture, sector.floor_color);
@@ -540,6 +540,38 @@ impl<'a> FrameCache<'a> {
             live: start as u16,
             end: self.exits.len() as u16,
         }
+    }
+}
+
+/// A switch for tests: every sector walked the slow way, as when the
+/// tables are full, to check that the tables change no pixel.
+#[cfg(not(test))]
+mod slow {
+    /// Never, outside tests.
+    #[inline(always)]
+    pub(super) fn always() -> bool {
+        false
+    }
+}
+
+/// A switch for tests: every sector walked the slow way, as when the
+/// tables are full, to check that the tables change no pixel.
+#[cfg(test)]
+pub(crate) mod slow {
+    extern crate std;
+
+    std::thread_local! {
+        static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Whether this thread walks every sector the slow way.
+    pub(crate) fn always() -> bool {
+        ALWAYS.with(|a| a.get())
+    }
+
+    /// Sets [`always`] for this thread.
+    pub(crate) fn set(on: bool) {
+        ALWAYS.with(|a| a.set(on));
     }
 }
 

@@ -579,6 +579,101 @@ impl<'a, P: Pixel> Paint<'a> for Painter<'_, '_, 'a, P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    extern crate std;
+    use crate::format::kind;
+    use crate::math::{Angle, Fx, Vec2};
+    use std::{format, string::String, vec, vec::Vec};
+
+    /// Compiled maps: ours, and three Freedoom levels whose sectors are
+    /// many and seldom convex (`FREEDOOM_DIR`, else Debian's directory; a
+    /// missing WAD fails the test, as in `tools/tests/freedoom.rs`).
+    fn maps() -> Vec<(String, Vec<u8>)> {
+        let ours = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps");
+        let mut out = Vec::new();
+        for name in ["e1_hangar", "corners", "stairs", "textured", "wad_textures"] {
+            let path = std::path::PathBuf::from(format!("{ours}/{name}.map"));
+            let compiled = tools::load_map(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            out.push((String::from(name), compiled.bytes));
+        }
+        let dir = std::env::var("FREEDOOM_DIR").unwrap_or_else(|_| "/usr/share/games/doom".into());
+        for (wad, map) in [
+            ("freedoom1", "E1M1"),
+            ("freedoom2", "MAP02"),
+            ("freedoom1", "E2M3"),
+        ] {
+            let path = format!("{dir}/{wad}.wad");
+            let bytes = std::fs::read(&path).unwrap_or_else(|e| {
+                panic!("cannot read {path} ({e}): scripts/setup installs Freedoom")
+            });
+            let opts = tools::import::ImportOptions::default();
+            let compiled = tools::compile_wad_map(&bytes, wad, map, None, &opts)
+                .unwrap_or_else(|e| panic!("{wad} {map}: {e}"));
+            out.push((format!("{wad} {map}"), compiled.bytes));
+        }
+        out
+    }
+
+    /// The per-frame tables (the frame cache) are a shortcut: walking every
+    /// sector the slow way, testing all its walls in every column and
+    /// working out each wall's drawing at each crossing, gives the same
+    /// pixels. Views from every thing's spot in eight directions.
+    #[test]
+    fn the_frame_tables_change_no_pixel() {
+        let (w, h) = (160, 100);
+        for (name, bytes) in maps() {
+            let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let shades = Shades::<u32>::for_map(level.map());
+            let mut views = Vec::new();
+            for (i, t) in level.map().things().enumerate() {
+                let pos = Vec2::new(t.x, t.y);
+                let Some(sector) = level.locate(pos) else {
+                    continue;
+                };
+                if t.kind != kind::PLAYER_START && i % 5 != 0 {
+                    continue;
+                }
+                let eye_z = level.sector(sector).floor + Fx::from_num(41);
+                for k in 0..8 {
+                    let degrees = Fx::from_bits(((k * 45) << 16) + i as i32 * 1237);
+                    let angle = Angle::from_degrees(degrees);
+                    views.push(Camera {
+                        pos,
+                        eye_z,
+                        angle,
+                        sector,
+                    });
+                }
+            }
+            assert!(views.len() >= 8, "{name}: {} views", views.len());
+            let shot = |cam: &Camera, slow: bool| {
+                cache::slow::set(slow);
+                let mut pixels = vec![0u32; w * h];
+                let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
+                let stats = render(&level, cam, &shades, &mut frame);
+                cache::slow::set(false);
+                (pixels, stats.walls_tested as u64)
+            };
+            let (mut tested_fast, mut tested_slow) = (0, 0);
+            for (i, cam) in views.iter().enumerate() {
+                let ((fast, a), (slow, b)) = (shot(cam, false), shot(cam, true));
+                let differ = fast.iter().zip(&slow).filter(|(a, b)| a != b).count();
+                assert_eq!(
+                    differ, 0,
+                    "{name}, view {i} ({cam:?}): {differ} pixels differ"
+                );
+                (tested_fast, tested_slow) = (tested_fast + a, tested_slow + b);
+            }
+            // The switch did switch: the slow way tests many more walls.
+            assert!(
+                tested_slow > 2 * tested_fast,
+                "{name}: {tested_slow} walls tested the slow way, {tested_fast} with the tables"
+            );
+            std::println!(
+                "{name}: {} views, walls tested {tested_fast} / {tested_slow}",
+                views.len()
+            );
+        }
+    }
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
