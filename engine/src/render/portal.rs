@@ -884,11 +884,12 @@ pub(crate) fn column<'a>(
         // The nearest exit: its hit, and where its wall is (an index into
         // the cache's exits, or the wall itself when walked uncached).
         let mut best: Option<(Hit, Exited)> = None;
-        // Nearer, or as near and first in the map's order: exactly the
-        // nearest exit whatever order the exits are tried in.
+        // Past the last crossing (on the first step, at it or past it).
+        let beyond = move |d: Depth| if first { !d.less(prev) } else { prev.less(d) };
+        // Beyond, and nearer, or as near and first in the map's order:
+        // exactly the nearest exit whatever order the exits are tried in.
         let beats = |d: Depth, order: usize, best: &Option<(Hit, Exited)>| {
-            let beyond = if first { !d.less(prev) } else { prev.less(d) };
-            beyond
+            beyond(d)
                 && best.as_ref().is_none_or(|(b, at)| {
                     d.less(b.depth) || (matches!(*at, Ok(j) if order < j) && !b.depth.less(d))
                 })
@@ -901,8 +902,7 @@ pub(crate) fn column<'a>(
                         stats.walls_tested = stats.walls_tested.saturating_add(1);
                         if came_through != Some(e.id) {
                             if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
-                                let d = hit.depth;
-                                if if first { !d.less(prev) } else { prev.less(d) } {
+                                if beyond(hit.depth) {
                                     best = Some((hit, Ok(i)));
                                 }
                             }
