@@ -35,7 +35,7 @@
 //! drawn as the walk reaches them, floors and ceilings when their spans
 //! end, see-through textures and sprites last, over them.
 //!
-//! All storage is bounded and on the stack (about 115 KiB with 64-bit
+//! All storage is bounded and on the stack (about 126 KiB with 64-bit
 //! pointers, see `stack_scratch_stays_small`). What does not fit in the
 //! per-frame tables is worked out the slow way, with the same pixels (a
 //! sector's walls tested one by one, a floor run drawn on the spot, a
@@ -677,8 +677,9 @@ mod tests {
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
-    /// `n64/link.x`). About 117 KiB on a 64-bit host, less with 32-bit
-    /// pointers.
+    /// `n64/link.x`). About 126 KiB on a 64-bit host, less with 32-bit
+    /// pointers. (It was 118 KiB until each exit kept its depth
+    /// numerator, 16 bytes, for one fewer 128-bit product per wall test.)
     #[test]
     fn stack_scratch_stays_small() {
         use core::mem::size_of;
@@ -690,6 +691,6 @@ mod tests {
             + size_of::<planes::Planes<'static>>()
             + size_of::<HVec<Overlay, MAX_OVERLAYS>>();
         // On a 64-bit host; a 32-bit console's is smaller still.
-        assert!(scratch < 120 * 1024, "{scratch} bytes");
+        assert!(scratch < 128 * 1024, "{scratch} bytes");
     }
 }

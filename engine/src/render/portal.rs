@@ -538,9 +538,17 @@ impl Hit {
 /// wall with ends `e`, if it does (the ray's line crosses the segment,
 /// moving from the sector's side to the other: through the front when
 /// `front`, the sector being in front, through the back when `back`).
-/// Exact; may be negative (behind).
+/// `cross` gives `e.cross()`, which does not depend on the ray (the
+/// frame cache keeps it). Exact; may be negative (behind).
 #[inline]
-fn exit_depth(dx: i64, dy: i64, e: &Ends, front: bool, back: bool) -> Option<Hit> {
+fn exit_depth(
+    dx: i64,
+    dy: i64,
+    e: &Ends,
+    front: bool,
+    back: bool,
+    cross: impl FnOnce() -> i128,
+) -> Option<Hit> {
     // Which side of the ray's line each end lies on (exact: < 2^51).
     let ca = dx * e.ay - dy * e.ax;
     let cb = dx * e.by - dy * e.bx;
@@ -556,7 +564,7 @@ fn exit_depth(dx: i64, dy: i64, e: &Ends, front: bool, back: bool) -> Option<Hit
         return None;
     }
     // t = ((A - P) x (B - P)) / (D x (B - A)).
-    let num = e.cross();
+    let num = cross();
     let depth = if den < 0 {
         Depth {
             num: -num,
@@ -901,7 +909,9 @@ pub(crate) fn column<'a>(
                     if let Some(e) = cache.exit(i) {
                         stats.walls_tested = stats.walls_tested.saturating_add(1);
                         if came_through != Some(e.id) {
-                            if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
+                            if let Some(hit) =
+                                exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross)
+                            {
                                 if beyond(hit.depth) {
                                     best = Some((hit, Ok(i)));
                                 }
@@ -928,7 +938,7 @@ pub(crate) fn column<'a>(
                     if came_through == Some(e.id) {
                         continue;
                     }
-                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back) {
+                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross) {
                         if beats(hit.depth, i, &best) {
                             best = Some((hit, Ok(i)));
                         }
@@ -944,7 +954,7 @@ pub(crate) fn column<'a>(
                     let wall = level.wall(id);
                     let (front, back) = (wall.front == sector, wall.back == Some(sector));
                     let ends = Ends::new(view, &wall);
-                    if let Some(hit) = exit_depth(dx, dy, &ends, front, back) {
+                    if let Some(hit) = exit_depth(dx, dy, &ends, front, back, || ends.cross()) {
                         if beats(hit.depth, 0, &best) {
                             best = Some((hit, Err(id)));
                         }
