@@ -132,10 +132,15 @@ run() {
     # timeout runs inside xvfb-run so that a hung emulator is killed, not
     # orphaned; SDL ignores SIGTERM here, hence -k. stdbuf keeps the log
     # line-buffered so a killed run still shows how far it got.
+    # --emumode 0, the pure interpreter: Debian's dynamic recompiler
+    # mis-executes some builds (a scratch build's Freedoom E1M1 ROM took
+    # a TLB miss in MapView::check_blockmap under it and ran correctly in
+    # the interpreter); the interpreter is slower but counts the same
+    # Count ticks. (--emumode 1, the cached interpreter, crashes here.)
     N64_INPUT_SCRIPT="$dir/input.txt" GALLIUM_DRIVER=softpipe \
         xvfb-run -a -s "-screen 0 640x480x24" \
         stdbuf -oL -eL timeout -k 5 "$run_timeout" "$mupen" \
-        --nosaveoptions --configdir "$dir/config" --datadir /usr/share/games/mupen64plus \
+        --emumode 0 --nosaveoptions --configdir "$dir/config" --datadir /usr/share/games/mupen64plus \
         --sshotdir "$dir/shots" --noosd --windowed --resolution 320x240 --nospeedlimit \
         --gfx mupen64plus-video-glide64mk2 --rsp mupen64plus-rsp-hle --audio dummy \
         "${input[@]}" --set 'Video-Glide64mk2[buff_clear]=0' \
