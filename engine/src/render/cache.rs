@@ -27,6 +27,20 @@
 //! (exactly, as before); walls facing away or off screen are never
 //! tested at all.
 //!
+//! ## Which of two exits
+//!
+//! A non-convex sector (a room with a pillar, the camera's own room seen
+//! past a corner) often has two exits live in the same columns, and the
+//! walk would test both and compare their depths. But which of two walls
+//! a ray meets first changes at most once across the screen: with hits
+//! `t = n / (D x v)` (signs aside) for each wall's vector `v`,
+//! `t_a < t_b` comes down to the sign of `D x W` for one vector `W`
+//! (see [`FrameCache::live_exits`]), and that sign changes at most once
+//! as the rays turn, like `D x A` above. So when two exits stay the only
+//! live ones for a few columns, one binary search says which is nearer
+//! in each of them, and the walk tests that one first: if the ray leaves
+//! through it beyond the last crossing, the other need not be tested.
+//!
 //! ## Walls drawn
 //!
 //! For each exit the walk goes through, what does not change from column
@@ -64,6 +78,10 @@ const INDEX_SLOTS: usize = 256;
 const MAX_FLATS: usize = 32;
 /// An empty slot.
 const EMPTY: u16 = u16::MAX;
+/// Two live exits of a sector are put in order (see
+/// [`FrameCache::live_exits`]) when they stay the only two for at least
+/// this many columns; for fewer, the search costs more than it saves.
+const MIN_PAIR_COLUMNS: u16 = 4;
 /// Most wall textures one frame keeps (more are looked up at each use).
 const MAX_KEPT_TEXTURES: usize = 64;
 /// Most walls whose drawing one frame keeps worked out (more are worked
@@ -126,6 +144,18 @@ impl Ends {
     }
 }
 
+/// The exits that may hold a column, from [`FrameCache::live_exits`].
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Live {
+    /// `spans[first..end]`.
+    pub(crate) first: usize,
+    pub(crate) end: usize,
+    /// With exactly two, which of them the ray leaves through first if
+    /// it crosses both beyond the last crossing (ties going to the exit
+    /// first in the map's order), when known.
+    pub(crate) nearer: Option<usize>,
+}
+
 /// The columns `[x0, end)` whose rays may leave a sector through exit
 /// `exit`.
 #[derive(Copy, Clone, Debug)]
@@ -167,10 +197,17 @@ struct CachedSector {
     id: SectorId,
     sector: Sector,
     exits: Exits,
-    /// While the walk is left of `solo_end`, `spans[solo]` is the only
-    /// live exit (see [`FrameCache::live_exits`]).
-    solo: u16,
-    solo_end: u16,
+    /// While the walk is left of `memo_end`, `spans[memo..memo +
+    /// memo_len]` are the only live exits, one or two (see
+    /// [`FrameCache::live_exits`]).
+    memo: u16,
+    memo_end: u16,
+    memo_len: u8,
+    /// Of two: whether the first is the nearer left of column `switch`
+    /// (the other from there on); `ordered` false if that is not known.
+    ordered: bool,
+    first_nearer: bool,
+    switch: u16,
     floor: Surf,
     ceiling: Surf,
 }
@@ -278,8 +315,12 @@ impl<'a> FrameCache<'a> {
             id,
             sector,
             exits: Exits::Unknown,
-            solo: 0,
-            solo_end: 0,
+            memo: 0,
+            memo_end: 0,
+            memo_len: 0,
+            ordered: false,
+            first_nearer: false,
+            switch: 0,
             floor,
             ceiling,
         };
@@ -378,9 +419,10 @@ impl<'a> FrameCache<'a> {
     /// with `x0 > x` can stop (the rest start later still); one that meets
     /// a span that has ended may skip it.
     ///
-    /// When only one exit is live, it stays so until it ends or the next
-    /// starts: the sector remembers that column, and until then the call
-    /// returns that exit without looking at the spans.
+    /// When only one or two exits are live, they stay so until one ends
+    /// or the next starts: the sector remembers that column, and until
+    /// then the call returns them without looking at the spans. Of two,
+    /// it also says which is nearer in column `x` (see [`Live::nearer`]).
     #[inline]
     pub(crate) fn live_exits(
         &mut self,
@@ -388,13 +430,20 @@ impl<'a> FrameCache<'a> {
         view: &View<'_>,
         r: SectorRef,
         x: u16,
-    ) -> Option<(usize, usize)> {
+    ) -> Option<Live> {
         let SectorRef::Slot(slot) = r else {
             return None;
         };
         let c = self.sectors.get(slot as usize)?;
-        if x < c.solo_end {
-            return Some((c.solo as usize, c.solo as usize + 1));
+        if x < c.memo_end {
+            let first = c.memo as usize;
+            let nearer = (c.memo_len == 2 && c.ordered)
+                .then_some(first + ((x < c.switch) != c.first_nearer) as usize);
+            return Some(Live {
+                first,
+                end: first + c.memo_len as usize,
+                nearer,
+            });
         }
         let (live, end) = match c.exits {
             Exits::Cached { live, end } => (live, end),
@@ -424,24 +473,117 @@ impl<'a> FrameCache<'a> {
             }
             k += 1;
         }
-        // One live exit: it stays the only one until it ends or the next
-        // starts, and until then no span of this sector moves.
-        let solo_end = match (k - new_live, self.spans.get(new_live)) {
-            (1, Some(sp)) => match self.spans.get(k) {
-                Some(next) if k < end as usize => sp.end.min(next.x0),
-                _ => sp.end,
-            },
-            _ => 0,
+        // One or two live exits: they stay the only ones until one ends
+        // or the next starts, and until then no span of this sector moves.
+        let count = k - new_live;
+        let mut memo_end = 0;
+        if count == 1 || count == 2 {
+            memo_end = match self.spans.get(k) {
+                Some(next) if k < end as usize => next.x0,
+                _ => u16::MAX,
+            };
+            for sp in self.spans.get(new_live..k).unwrap_or(&[]) {
+                memo_end = memo_end.min(sp.end);
+            }
+        }
+        // Of two, which is nearer, and from which column the other is.
+        let order = match self.spans.get(new_live..k) {
+            // (Worth it for a few columns or more.)
+            Some(&[a, b]) if memo_end >= x.saturating_add(MIN_PAIR_COLUMNS) => {
+                self.pair_order(view, a.exit, b.exit, x, memo_end)
+            }
+            _ => None,
         };
         if let Some(c) = self.sectors.get_mut(slot as usize) {
             c.exits = Exits::Cached {
                 live: new_live as u16,
                 end,
             };
-            c.solo = new_live as u16;
-            c.solo_end = solo_end;
+            c.memo = new_live as u16;
+            c.memo_end = memo_end;
+            c.memo_len = count as u8;
+            c.ordered = order.is_some();
+            (c.first_nearer, c.switch) = order.unwrap_or((false, 0));
         }
-        Some((new_live, k))
+        let nearer = order.map(|(first_nearer, _)| new_live + !first_nearer as usize);
+        Some(Live {
+            first: new_live,
+            end: k,
+            nearer,
+        })
+    }
+
+    /// Which of exits `a` and `b`, both live in columns `[x, end)`, a ray
+    /// leaves through first: `(a is nearer in column x, the first column
+    /// from which the other is)`. `None` if an exit can be left both ways
+    /// (the camera on its line), the order then unknown.
+    ///
+    /// Hits are `t = n / d` with `d = s (D x v)` for the wall's vector `v`
+    /// and `s = -1` when it is left through its front (so that `d > 0`),
+    /// `n = s (A - P) x (B - P)`. Cross-multiplying, `t_a < t_b` exactly
+    /// when `s_a s_b (D x W) < 0` for the one vector
+    /// `W = cross_a v_b - cross_b v_a`; and as the rays turn across the
+    /// columns, the sign of `D x W` changes at most once (the module's
+    /// note), so the nearer exit changes at most once, at a column found
+    /// by a binary search. On a tie the exit first in the map's order is
+    /// the nearer, as in the walk's comparison.
+    #[inline(never)]
+    fn pair_order(
+        &self,
+        rays: &impl Rays,
+        a: u16,
+        b: u16,
+        x: u16,
+        end: u16,
+    ) -> Option<(bool, u16)> {
+        let (ea, eb) = (self.exits.get(a as usize)?, self.exits.get(b as usize)?);
+        if ea.front == ea.back || eb.front == eb.back {
+            return None;
+        }
+        // Products below 2^67 * 2^34: no overflow in `i128`.
+        let w = |e: &Exit| {
+            (
+                (e.ends.bx - e.ends.ax) as i128,
+                (e.ends.by - e.ends.ay) as i128,
+            )
+        };
+        let ((vax, vay), (vbx, vby)) = (w(ea), w(eb));
+        let (wx, wy) = (
+            ea.cross * vbx - eb.cross * vax,
+            ea.cross * vby - eb.cross * vay,
+        );
+        // W shifted down to below 2^44, for a test in `i64` that usually
+        // decides: W = 2^k W' + r with 0 <= r < 2^k, so D x W differs
+        // from 2^k (D x W') by less than (|dx| + |dy|) 2^k <= 2^18 2^k.
+        let k = (128 - wx.unsigned_abs().max(wy.unsigned_abs()).leading_zeros()).saturating_sub(44);
+        let (sx, sy) = ((wx >> k) as i64, (wy >> k) as i64);
+        let same = ea.front == eb.front;
+        let a_first = a < b;
+        let a_nearer = |x: u16| {
+            let (dx, dy) = rays.ray(x as usize);
+            // |D| <= 2^17 a component: below 2^62.
+            let rough = dx * sy - dy * sx;
+            let g = if rough.unsigned_abs() >= 1 << 19 {
+                rough.signum() as i128
+            } else {
+                // |D| <= 2^17, |W| < 2^102.
+                dx as i128 * wy - dy as i128 * wx
+            };
+            let g = if same { g } else { -g };
+            g < 0 || (g == 0 && a_first)
+        };
+        let at_x = a_nearer(x);
+        // The first column of (x, end) where the nearer one differs.
+        let (mut lo, mut hi) = (x.saturating_add(1), end);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if a_nearer(mid) == at_x {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        Some((at_x, lo))
     }
 
     /// Span `k`.
@@ -794,6 +936,23 @@ mod tests {
         })
     }
 
+    /// Rays from a table.
+    struct Table<'r>(&'r [(i32, i32)]);
+
+    impl Rays for Table<'_> {
+        fn columns(&self) -> usize {
+            self.0.len()
+        }
+        fn ray(&self, x: usize) -> (i64, i64) {
+            let (dx, dy) = self.0[x];
+            (dx as i64, dy as i64)
+        }
+        fn guess(&self, x: i64, y: i64) -> usize {
+            // Any guess must do.
+            (x ^ y).unsigned_abs() as usize % (self.0.len() + 3)
+        }
+    }
+
     /// A small deterministic generator.
     fn next(seed: &mut u64) -> u64 {
         *seed = seed
@@ -821,20 +980,6 @@ mod tests {
                     }
                 };
                 let (x, y) = (coord(), coord());
-                struct Table<'r>(&'r [(i32, i32)]);
-                impl Rays for Table<'_> {
-                    fn columns(&self) -> usize {
-                        self.0.len()
-                    }
-                    fn ray(&self, x: usize) -> (i64, i64) {
-                        let (dx, dy) = self.0[x];
-                        (dx as i64, dy as i64)
-                    }
-                    fn guess(&self, x: i64, y: i64) -> usize {
-                        // Any guess must do.
-                        (x ^ y).unsigned_abs() as usize % (self.0.len() + 3)
-                    }
-                }
                 let got = sides(&Table(rays), x, y);
                 for negate in [false, true] {
                     let (lo, hi) = if negate { got.nonpos } else { got.nonneg };
@@ -850,5 +995,108 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Which of two exits a ray leaves through first, as `pair_order`
+    /// works it out once for a run of columns, is what comparing the two
+    /// exact depths in each column gives (ties to the exit first in the
+    /// map's order): walls near and far, at every angle, both ways.
+    #[test]
+    fn the_nearer_of_two_exits_changes_at_most_once() {
+        let mut seed = 11;
+        let mut runs = 0;
+        for _ in 0..4000 {
+            let width = [2, 3, 16, 320, 1024][next(&mut seed) as usize % 5];
+            let angle = (next(&mut seed) % (360 * 64)) as i32;
+            let all = rays(width, angle);
+            let rays = &all[..width];
+            let scale = [1 << 12, 1 << 16, 1 << 24, 1 << 32][next(&mut seed) as usize % 4];
+            let mut coord = || {
+                let r = next(&mut seed) as i64;
+                (r % (2 * scale + 1)) - scale
+            };
+            let mut cache = FrameCache::new();
+            // Often the two share an end, as walls of one sector do: the
+            // ray through the corner meets both at the same depth.
+            // Often on a column's ray, where the two tie exactly.
+            let (cx, cy, pick) = (coord(), coord(), coord());
+            let on = rays[pick.unsigned_abs() as usize % width];
+            let m = pick.abs() >> 17;
+            let corner = match pick % 3 {
+                0 => (cx, cy),
+                _ => (on.0 as i64 * m, on.1 as i64 * m),
+            };
+            let shared = cx % 4 != 0;
+            for id in 0..2u16 {
+                let mut ends = Ends {
+                    ax: coord(),
+                    ay: coord(),
+                    bx: coord(),
+                    by: coord(),
+                };
+                if shared && id == 0 {
+                    (ends.bx, ends.by) = corner;
+                } else if shared {
+                    (ends.ax, ends.ay) = corner;
+                }
+                let front = ends.cross() <= 0;
+                let exit = Exit {
+                    id: WallId(id),
+                    front,
+                    back: !front,
+                    next: EMPTY,
+                    other: None,
+                    prep: EMPTY,
+                    ends,
+                    cross: ends.cross(),
+                };
+                assert!(cache.exits.push(exit).is_ok());
+            }
+            // The exact depth `(n, d)`, `d > 0`, where column `x`'s ray
+            // leaves through exit `i`, if it does.
+            let hit = |i: usize, x: usize| {
+                let e = cache.exits[i];
+                let (dx, dy) = (rays[x].0 as i64, rays[x].1 as i64);
+                let ca = dx * e.ends.ay - dy * e.ends.ax;
+                let cb = dx * e.ends.by - dy * e.ends.bx;
+                let den = cb - ca;
+                let leaves = if e.front {
+                    den < 0 && ca >= 0 && cb <= 0
+                } else {
+                    den > 0 && ca <= 0 && cb >= 0
+                };
+                let s: i128 = if e.front { -1 } else { 1 };
+                leaves.then_some((s * e.cross, s * den as i128))
+            };
+            let a_nearer = |x: usize| {
+                let ((na, da), (nb, db)) = (hit(0, x).unwrap(), hit(1, x).unwrap());
+                na * db <= nb * da
+            };
+            // Each run of columns where the rays leave through both.
+            let mut x = 0;
+            while x < width {
+                if hit(0, x).is_none() || hit(1, x).is_none() {
+                    x += 1;
+                    continue;
+                }
+                let mut end = x;
+                while end < width && hit(0, end).is_some() && hit(1, end).is_some() {
+                    end += 1;
+                }
+                // From any column of the run on.
+                let start = x + next(&mut seed) as usize % (end - x);
+                let (first, switch) = cache
+                    .pair_order(&Table(rays), 0, 1, start as u16, end as u16)
+                    .unwrap();
+                for c in start..end {
+                    let want = a_nearer(c);
+                    let got = if c < switch as usize { first } else { !first };
+                    assert_eq!(got, want, "{width} {angle} {scale} {start}..{end} at {c}");
+                }
+                runs += 1;
+                x = end;
+            }
+        }
+        assert!(runs > 500, "{runs} runs");
     }
 }

@@ -61,7 +61,7 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
-use super::cache::{Ends, FrameCache, SectorRef};
+use super::cache::{Ends, FrameCache, Live, SectorRef};
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -904,8 +904,8 @@ pub(crate) fn column<'a>(
         };
         match cache.live_exits(level, view, here_ref, x as u16) {
             // The usual case: one exit left to test, nothing to compare.
-            Some((live, started)) if started == live + 1 => {
-                if let Some(i) = cache.span(live).map(|sp| sp.exit as usize) {
+            Some(Live { first, end, .. }) if end == first + 1 => {
+                if let Some(i) = cache.span(first).map(|sp| sp.exit as usize) {
                     if let Some(e) = cache.exit(i) {
                         stats.walls_tested = stats.walls_tested.saturating_add(1);
                         if came_through != Some(e.id) {
@@ -920,9 +920,36 @@ pub(crate) fn column<'a>(
                     }
                 }
             }
-            Some((live, started)) => {
+            // Two, the nearer known: if the ray leaves through it beyond
+            // the last crossing, that is the exit; if not, the other is,
+            // if the ray leaves through that one.
+            Some(Live {
+                first,
+                nearer: Some(n),
+                ..
+            }) => {
+                for k in [n, 2 * first + 1 - n] {
+                    let Some(i) = cache.span(k).map(|sp| sp.exit as usize) else {
+                        continue;
+                    };
+                    let Some(e) = cache.exit(i) else {
+                        continue;
+                    };
+                    stats.walls_tested = stats.walls_tested.saturating_add(1);
+                    if came_through == Some(e.id) {
+                        continue;
+                    }
+                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross) {
+                        if beyond(hit.depth) {
+                            best = Some((hit, Ok(i)));
+                            break;
+                        }
+                    }
+                }
+            }
+            Some(Live { first, end, .. }) => {
                 let xc = x as u16;
-                for k in live..started {
+                for k in first..end {
                     let Some(sp) = cache.span(k) else {
                         break;
                     };
