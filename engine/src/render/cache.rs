@@ -198,7 +198,7 @@ struct CachedSector {
     sector: Sector,
     exits: Exits,
     /// While the walk is left of `memo_end`, `spans[memo..memo +
-    /// memo_len]` are the only live exits, one or two (see
+    /// memo_len]` are the only live exits (see
     /// [`FrameCache::live_exits`]).
     memo: u16,
     memo_end: u16,
@@ -419,10 +419,10 @@ impl<'a> FrameCache<'a> {
     /// with `x0 > x` can stop (the rest start later still); one that meets
     /// a span that has ended may skip it.
     ///
-    /// When only one or two exits are live, they stay so until one ends
-    /// or the next starts: the sector remembers that column, and until
-    /// then the call returns them without looking at the spans. Of two,
-    /// it also says which is nearer in column `x` (see [`Live::nearer`]).
+    /// The exits live in column `x` stay so until one ends or the next
+    /// starts: the sector remembers that column, and until then the call
+    /// returns them without looking at the spans. Of two, it also says
+    /// which is nearer in column `x` (see [`Live::nearer`]).
     #[inline]
     pub(crate) fn live_exits(
         &mut self,
@@ -473,11 +473,11 @@ impl<'a> FrameCache<'a> {
             }
             k += 1;
         }
-        // One or two live exits: they stay the only ones until one ends
-        // or the next starts, and until then no span of this sector moves.
+        // The live exits stay the only ones until one ends or the next
+        // starts, and until then no span of this sector moves.
         let count = k - new_live;
         let mut memo_end = 0;
-        if count == 1 || count == 2 {
+        if (1..=u8::MAX as usize).contains(&count) {
             memo_end = match self.spans.get(k) {
                 Some(next) if k < end as usize => next.x0,
                 _ => u16::MAX,
