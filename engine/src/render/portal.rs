@@ -61,7 +61,7 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
-use super::cache::{Ends, FrameCache, Live, SectorRef};
+use super::cache::{Ends, FrameCache, Live, SectorRef, Span};
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -584,6 +584,26 @@ fn exit_depth(
     })
 }
 
+/// Where the ray `(dx, dy)` leaves through the exit of span `sp` of the
+/// frame cache (and the exit's number), if it does and the exit is not
+/// the wall just crossed. Counts the test.
+#[inline(always)]
+fn exit_hit(
+    cache: &FrameCache<'_>,
+    sp: Span,
+    (dx, dy): (i64, i64),
+    came_through: Option<WallId>,
+    stats: &mut RenderStats,
+) -> Option<(Hit, usize)> {
+    let i = sp.exit as usize;
+    let e = cache.exit(i)?;
+    stats.walls_tested = stats.walls_tested.saturating_add(1);
+    if came_through == Some(e.id) {
+        return None;
+    }
+    exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross).map(|hit| (hit, i))
+}
+
 /// DOOM's fake contrast: a wall running exactly east-west (facing north
 /// or south) is one light number darker, one running exactly north-south
 /// one brighter.
@@ -905,18 +925,12 @@ pub(crate) fn column<'a>(
         match cache.live_exits(level, view, here_ref, x as u16) {
             // The usual case: one exit left to test, nothing to compare.
             Some(Live { first, end, .. }) if end == first + 1 => {
-                if let Some(i) = cache.span(first).map(|sp| sp.exit as usize) {
-                    if let Some(e) = cache.exit(i) {
-                        stats.walls_tested = stats.walls_tested.saturating_add(1);
-                        if came_through != Some(e.id) {
-                            if let Some(hit) =
-                                exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross)
-                            {
-                                if beyond(hit.depth) {
-                                    best = Some((hit, Ok(i)));
-                                }
-                            }
-                        }
+                if let Some((hit, i)) = cache
+                    .span(first)
+                    .and_then(|sp| exit_hit(cache, sp, (dx, dy), came_through, stats))
+                {
+                    if beyond(hit.depth) {
+                        best = Some((hit, Ok(i)));
                     }
                 }
             }
@@ -929,17 +943,10 @@ pub(crate) fn column<'a>(
                 ..
             }) => {
                 for k in [n, 2 * first + 1 - n] {
-                    let Some(i) = cache.span(k).map(|sp| sp.exit as usize) else {
-                        continue;
-                    };
-                    let Some(e) = cache.exit(i) else {
-                        continue;
-                    };
-                    stats.walls_tested = stats.walls_tested.saturating_add(1);
-                    if came_through == Some(e.id) {
-                        continue;
-                    }
-                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross) {
+                    if let Some((hit, i)) = cache
+                        .span(k)
+                        .and_then(|sp| exit_hit(cache, sp, (dx, dy), came_through, stats))
+                    {
                         if beyond(hit.depth) {
                             best = Some((hit, Ok(i)));
                             break;
@@ -957,15 +964,7 @@ pub(crate) fn column<'a>(
                     if xc >= sp.end {
                         continue;
                     }
-                    let i = sp.exit as usize;
-                    let Some(e) = cache.exit(i) else {
-                        continue;
-                    };
-                    stats.walls_tested = stats.walls_tested.saturating_add(1);
-                    if came_through == Some(e.id) {
-                        continue;
-                    }
-                    if let Some(hit) = exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross) {
+                    if let Some((hit, i)) = exit_hit(cache, sp, (dx, dy), came_through, stats) {
                         if beats(hit.depth, i, &best) {
                             best = Some((hit, Ok(i)));
                         }
