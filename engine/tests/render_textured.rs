@@ -692,6 +692,12 @@ fn too_many_sprites_or_grates_are_dropped_and_counted() {
     // The nearest 128 are the ones kept: the same frame as with only them.
     let near = shoot_scene(&level, &cam, &ink, &sprites[..128], 16, 8);
     assert_eq!(shot.pixels, near.pixels);
+    // Farthest first, each new one replaces the farthest kept: the same.
+    let reversed: Vec<Sprite> = sprites.iter().rev().copied().collect();
+    let shot = shoot_scene(&level, &cam, &ink, &reversed, 16, 8);
+    assert_eq!(shot.stats.sprites_drawn, 128);
+    assert_eq!(shot.stats.sprites_dropped, 72);
+    assert_eq!(shot.pixels, near.pixels);
 
     // A grate in each of 40 portals down a chain of rooms: each column
     // keeps the nearest 32.

@@ -202,8 +202,15 @@ fn render_sources<'a, P: Pixel>(
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     // The sprites by first column, and those covering the current column.
-    let mut order: HVec<u8, MAX_VISIBLE_SPRITES> = (0..visible.len() as u8).collect();
-    order.sort_unstable_by_key(|&i| visible.get(i as usize).map_or(0, |v| v.x0));
+    // (Sorted as `x0 << 8 | i`: small keys, no look-ups while sorting;
+    // x0 is at most the screen width, below 2^11.)
+    let mut keys: HVec<u32, MAX_VISIBLE_SPRITES> = visible
+        .iter()
+        .enumerate()
+        .map(|(i, v)| ((v.x0 as u32) << 8) | i as u32)
+        .collect();
+    keys.sort_unstable();
+    let order: HVec<u8, MAX_VISIBLE_SPRITES> = keys.iter().map(|&k| k as u8).collect();
     let (mut next, mut active) = (0, HVec::<u8, MAX_VISIBLE_SPRITES>::new());
     let start = portal::start(level, &view, &mut cache);
     let mut overlays: HVec<Overlay, MAX_OVERLAYS> = HVec::new();
