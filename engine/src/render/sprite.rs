@@ -187,6 +187,7 @@ pub(crate) fn project<'a>(
 ) {
     let map = level.map();
     let w = view.width;
+    let mut replaced = false;
     for (i, s) in sources.enumerate() {
         let x = s.pos.x.to_bits() as i64 - view.px;
         let y = s.pos.y.to_bits() as i64 - view.py;
@@ -224,22 +225,21 @@ pub(crate) fn project<'a>(
             lit: None,
         };
         if out.is_full() {
-            // Keep the nearest: drop the farthest if this one is nearer,
-            // keeping the rest in order (this one comes last).
+            // Keep the nearest: this one replaces the farthest if nearer
+            // (the order of arrival is put back below).
             stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
-            let far = out
-                .iter()
-                .enumerate()
-                .max_by_key(|(_, o)| (o.depth, o.index))
-                .map(|(at, o)| (at, (o.depth, o.index)));
-            if let Some((at, key)) = far {
-                if (v.depth, v.index) < key {
-                    out.remove(at);
-                    let _ = out.push(v);
+            if let Some(far) = out.iter_mut().max_by_key(|o| (o.depth, o.index)) {
+                if (v.depth, v.index) < (far.depth, far.index) {
+                    *far = v;
+                    replaced = true;
                 }
             }
         } else {
             let _ = out.push(v);
         }
+    }
+    if replaced {
+        // Only past the limit: arrival order (the indices are distinct).
+        out.sort_unstable_by_key(|v| v.index);
     }
 }
