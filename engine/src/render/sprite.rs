@@ -169,8 +169,8 @@ impl Visible<'_> {
 /// Projects `sources` seen from `view` into `out`, in their order (so
 /// that a sprite's place in `out` settles ties in depth as its `index`
 /// would: the renderer orders each column's sprites itself, and sorting
-/// the whole list by depth here cost 1-2% of a frame on sprite-rich
-/// maps, moving large entries). Those behind the camera, nearer than 4
+/// the whole list by depth here cost up to 4% of a frame's time on
+/// sprite-rich maps, moving large entries). Those behind the camera, nearer than 4
 /// units, off the screen or without a texture are skipped; past
 /// [`MAX_VISIBLE_SPRITES`], the farthest are dropped and counted in
 /// `stats`.
