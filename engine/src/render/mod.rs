@@ -201,27 +201,26 @@ fn render_sources<'a, P: Pixel>(
     let pixels = frame.pixels_mut();
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
-    // The sprites by first column, and those covering the current column.
-    // (Sorted as `x0 << 8 | i`: small keys, no look-ups while sorting;
-    // x0 is at most the screen width, below 2^11.)
-    let mut keys: HVec<u32, MAX_VISIBLE_SPRITES> = visible
+    // The sprites by first column, as `x0 << 8 | i` (small keys, no
+    // look-ups while sorting; x0 is at most the screen width, below 2^11,
+    // and i below 2^8), and those covering the current column.
+    let mut order: HVec<u32, MAX_VISIBLE_SPRITES> = visible
         .iter()
         .enumerate()
         .map(|(i, v)| ((v.x0 as u32) << 8) | i as u32)
         .collect();
-    keys.sort_unstable();
-    let order: HVec<u8, MAX_VISIBLE_SPRITES> = keys.iter().map(|&k| k as u8).collect();
+    order.sort_unstable();
     let (mut next, mut active) = (0, HVec::<u8, MAX_VISIBLE_SPRITES>::new());
     let start = portal::start(level, &view, &mut cache);
     let mut overlays: HVec<Overlay, MAX_OVERLAYS> = HVec::new();
     for x in 0..width {
         masked.clear();
         clips.clear();
-        while let Some(&i) = order.get(next) {
-            if visible.get(i as usize).is_some_and(|v| v.x0 > x) {
+        while let Some(&key) = order.get(next) {
+            if (key >> 8) as usize > x {
                 break;
             }
-            let _ = active.push(i);
+            let _ = active.push(key as u8);
             next += 1;
         }
         active.retain(|&i| visible.get(i as usize).is_some_and(|v| x < v.x1));
