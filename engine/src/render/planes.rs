@@ -118,15 +118,8 @@ pub(crate) struct Planes<'a> {
     /// (bottom up), as the walk hands them out.
     ceilings: HVec<Run, MAX_RUNS>,
     floors: HVec<Run, MAX_RUNS>,
-    /// The camera: its position in 64x64 flat coordinates (26 fraction
-    /// bits, wrapping; y negated), and in 16.16 bits.
-    u0: u32,
-    v0: u32,
-    px: i64,
-    py: i64,
-    /// The ray of column 0 and its step per column, 40 fraction bits.
-    g0: (i64, i64),
-    s: (i64, i64),
+    /// What every span needs of the camera.
+    frame: Frame,
 }
 
 impl<'a> Planes<'a> {
@@ -143,12 +136,14 @@ impl<'a> Planes<'a> {
             prev: 0,
             ceilings: HVec::new(),
             floors: HVec::new(),
-            u0: (view.px as u32).wrapping_shl(10),
-            v0: (view.py.wrapping_neg() as u32).wrapping_shl(10),
-            px: view.px,
-            py: view.py,
-            g0: (g0(view.fx, view.rx), g0(view.fy, view.ry)),
-            s: ((view.rx << 25) / w, (view.ry << 25) / w),
+            frame: Frame {
+                u0: (view.px as u32).wrapping_shl(10),
+                v0: (view.py.wrapping_neg() as u32).wrapping_shl(10),
+                px: view.px,
+                py: view.py,
+                g0: (g0(view.fx, view.rx), g0(view.fy, view.ry)),
+                s: ((view.rx << 25) / w, (view.ry << 25) / w),
+            },
         }
     }
 
@@ -198,7 +193,7 @@ impl<'a> Planes<'a> {
         if !self.keep(plane, ceiling, (y0, y1)) {
             if let Some(p) = self.planes.get(plane as usize) {
                 for y in y0..y1 {
-                    draw_span(target, p, self.frame(), y, x, x);
+                    draw_span(target, p, self.frame, y, x, x);
                 }
             }
         }
@@ -242,7 +237,7 @@ impl<'a> Planes<'a> {
         if plane == NO_PLANE {
             // No room: drawn now, the same pixels.
             for y in rows.0..rows.1 {
-                draw_span(target, &new, self.frame(), y, x, x);
+                draw_span(target, &new, self.frame, y, x, x);
             }
             return;
         }
@@ -271,22 +266,10 @@ impl<'a> Planes<'a> {
         }
     }
 
-    /// What every span needs of the frame.
-    fn frame(&self) -> Frame {
-        Frame {
-            u0: self.u0,
-            v0: self.v0,
-            px: self.px,
-            py: self.py,
-            g0: self.g0,
-            s: self.s,
-        }
-    }
-
     /// Column `x`'s runs are all in: draws the spans that ended at
     /// `x - 1` and opens the ones that start at `x`.
     pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
-        let frame = self.frame();
+        let frame = self.frame;
         let [c0, c1] = &mut self.columns;
         let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
         let runs = self.ceilings.iter().chain(self.floors.iter().rev());
@@ -318,7 +301,7 @@ impl<'a> Planes<'a> {
 
     /// After the last column (`width`): draws every open span.
     pub(crate) fn finish<P: Pixel>(&mut self, width: usize, target: &mut Target<'_, P>) {
-        let frame = self.frame();
+        let frame = self.frame;
         let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
         sweep(
             prev,
@@ -342,7 +325,7 @@ impl<'a> Planes<'a> {
         (y0, y1): (usize, usize),
         target: &mut Target<'_, P>,
     ) {
-        let frame = self.frame();
+        let frame = self.frame;
         let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
         for r in prev.iter() {
             let (a, b) = ((r.y0 as usize).max(y0), (r.y1 as usize).min(y1));
@@ -413,13 +396,16 @@ fn sweep<P: Pixel>(
     }
 }
 
-/// The frame's constants a span needs (see [`Planes`]).
+/// The frame's constants a span needs (see the module's essay).
 #[derive(Copy, Clone, Debug)]
 struct Frame {
+    /// The camera: its position in 64x64 flat coordinates (26 fraction
+    /// bits, wrapping; y negated), and in 16.16 bits.
     u0: u32,
     v0: u32,
     px: i64,
     py: i64,
+    /// The ray of column 0 and its step per column, 40 fraction bits.
     g0: (i64, i64),
     s: (i64, i64),
 }
