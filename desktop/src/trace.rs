@@ -58,22 +58,19 @@ impl Trace {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use engine::math::{Angle, Fx, Vec2};
-    use engine::world::SectorId;
+
+    // (The line's format is tested with `engine::trace::StateLine`, which
+    // `line` prints; the file end to end in tests/headless.rs.)
 
     #[test]
-    fn a_line_has_the_keys_in_order() {
-        let state = PlayerState {
-            tick: 7,
-            pos: Vec2::new(Fx::from_num(128), Fx::from_bits((130 << 16) + 0x9000)),
-            z: Fx::ZERO,
-            view_z: Fx::from_num(41),
-            angle: Angle::from_int_degrees(-90),
-            sector: SectorId(3),
-        };
-        assert_eq!(
-            line(&state),
-            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3}"#
-        );
+    fn a_trace_that_cannot_be_created_names_its_path() {
+        // A path below a file: no directory there, on any machine.
+        let file = std::env::temp_dir().join(format!("trace-parent-{}", std::process::id()));
+        std::fs::write(&file, b"").unwrap();
+        let path = file.join("t.jsonl");
+        let err = Trace::create(&path).unwrap_err();
+        std::fs::remove_file(&file).unwrap();
+        assert!(err.starts_with("cannot create trace file "), "{err}");
+        assert!(err.contains(&path.display().to_string()), "{err}");
     }
 }
