@@ -166,17 +166,16 @@ impl Visible<'_> {
     }
 }
 
-/// Projects `sources` seen from `view` into `out`, in their order (so
+/// Projects `sources` seen from `view` into `out`, in their order, so
 /// that a sprite's place in `out` settles ties in depth as its `index`
-/// would: the renderer orders each column's sprites itself, and sorting
-/// the whole list by depth here cost up to 4% of a frame's time on
-/// sprite-rich maps, moving large entries). Those behind the camera, nearer than 4
-/// units, off the screen or without a texture are skipped; past
-/// [`MAX_VISIBLE_SPRITES`], the farthest are dropped and counted in
-/// `stats`.
-// Once a frame: kept out of `render_sources`, whose per-column loop is
-// the hot part (inlined there, it cost the N64 build 0.8% a frame on our
-// levels).
+/// would. Those behind the camera, nearer than 4 units, off the screen
+/// or without a texture are skipped; past [`MAX_VISIBLE_SPRITES`], the
+/// farthest are dropped and counted in `stats`.
+// Not sorted by depth: the renderer orders each column's sprites itself,
+// and sorting the whole list here cost up to 4% of a frame's time on
+// sprite-rich maps, moving large entries. Once a frame: kept out of
+// `render_sources`, whose per-column loop is the hot part (inlined
+// there, it cost the N64 build 0.8% a frame on our levels).
 #[inline(never)]
 pub(crate) fn project<'a>(
     level: &Level<'a>,
