@@ -12,6 +12,16 @@ pub const MAX_VERTICES: usize = 65_534;
 pub const MAX_WALLS: usize = 65_534;
 /// Most sectors in one map.
 pub const MAX_SECTORS: usize = 65_534;
+/// Most nodes in a map's BSP (a child is numbered in 15 bits).
+pub const MAX_BSP_NODES: usize = 32_767;
+/// Most subsectors (convex leaves) in a map's BSP.
+pub const MAX_BSP_SUBSECTORS: usize = 32_767;
+/// Most segs (the pieces of walls that bound the subsectors) in a map's BSP.
+pub const MAX_BSP_SEGS: usize = 262_144;
+/// Deepest BSP accepted: nodes from the root to the farthest subsector. A
+/// front-to-back walk keeps one pending node per level, so this bounds
+/// its stack. DOOM's node builders give Freedoom's maps 10 to 40.
+pub const MAX_BSP_DEPTH: usize = 96;
 /// Most things (player starts and entity spawns) in one map.
 pub const MAX_THINGS: usize = 8_192;
 /// Most textures (walls, flats and sprites together) in one map.

@@ -2,8 +2,9 @@
 
 use engine::format::bytes::u32_at;
 use engine::format::{
-    kind, BlockmapRepr, LoadError, MapRepr, MapView, SectorRecord, SideRecord, TextureRecord,
-    ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR,
+    kind, BlockmapRepr, BspBox, BspFault, BspNodeRecord, BspRepr, BspSegRecord, LoadError, MapRepr,
+    MapView, SectorRecord, SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord,
+    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR, SUBSECTOR_CHILD,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -23,6 +24,64 @@ struct Owned {
     pixels: Vec<u8>,
     palette: Option<[u8; 768]>,
     sky: Option<u16>,
+    bsp: Option<Bsp>,
+}
+
+/// A BSP as plain records.
+#[derive(Clone)]
+struct Bsp {
+    nodes: Vec<BspNodeRecord>,
+    segs: Vec<BspSegRecord>,
+    subsectors: Vec<SubsectorRecord>,
+}
+
+/// The two rooms' BSP: one node on the portal's line (x = 128, pointing
+/// north, so room B on its right), a subsector a room.
+fn two_room_bsp() -> Bsp {
+    let seg = |a: (i32, i32), b: (i32, i32), wall: u16, back: bool| BspSegRecord {
+        from: v(a.0, a.1),
+        to: v(b.0, b.1),
+        wall,
+        back,
+    };
+    let bbox = |left: i32, right: i32| BspBox {
+        top: Fx::from_num(128),
+        bottom: Fx::ZERO,
+        left: Fx::from_num(left),
+        right: Fx::from_num(right),
+    };
+    Bsp {
+        nodes: vec![BspNodeRecord {
+            x: Fx::from_num(128),
+            y: Fx::ZERO,
+            dx: Fx::ZERO,
+            dy: Fx::from_num(128),
+            bbox: [bbox(128, 256), bbox(0, 128)],
+            child: [SUBSECTOR_CHILD | 1, SUBSECTOR_CHILD],
+        }],
+        segs: vec![
+            seg((0, 0), (0, 128), 0, false),
+            seg((0, 128), (128, 128), 1, false),
+            seg((128, 128), (128, 0), 2, false),
+            seg((128, 0), (0, 0), 3, false),
+            seg((128, 0), (128, 128), 2, true),
+            seg((128, 0), (256, 0), 4, false),
+            seg((256, 0), (256, 128), 5, false),
+            seg((256, 128), (128, 128), 6, false),
+        ],
+        subsectors: vec![
+            SubsectorRecord {
+                first_seg: 0,
+                seg_count: 4,
+                sector: 0,
+            },
+            SubsectorRecord {
+                first_seg: 4,
+                seg_count: 4,
+                sector: 1,
+            },
+        ],
+    }
 }
 
 fn v(x: i32, y: i32) -> VertexRecord {
@@ -125,6 +184,7 @@ impl Owned {
             pixels: vec![9, 1, 2, 3, 4, 5, 6],
             palette: None,
             sky: None,
+            bsp: Some(two_room_bsp()),
         };
         o.walls[0].front_side = 0;
         o.rebuild_blockmap();
@@ -172,6 +232,11 @@ impl Owned {
             texture_pixels: &self.pixels,
             palette: self.palette.as_ref(),
             sky: self.sky,
+            bsp: self.bsp.as_ref().map(|b| BspRepr {
+                nodes: &b.nodes,
+                segs: &b.segs,
+                subsectors: &b.subsectors,
+            }),
             ..Default::default()
         };
         let mut buf = vec![0; repr.buffer_len()];
@@ -481,6 +546,190 @@ fn flipping_any_single_byte_never_panics() {
             }
         }
     }
+}
+
+#[test]
+fn the_bsp_reads_back_and_is_optional() {
+    let bytes = Owned::new().bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    let bsp = view.bsp().unwrap();
+    let want = two_room_bsp();
+    assert_eq!(bsp.node_count(), 1);
+    assert_eq!(bsp.root(), 0);
+    assert_eq!(bsp.node(0), want.nodes[0]);
+    assert_eq!((0..8).map(|i| bsp.seg(i)).collect::<Vec<_>>(), want.segs);
+    assert_eq!(bsp.subsector(1), want.subsectors[1]);
+    // Out of range: zeroes, no panic.
+    assert_eq!(bsp.seg(8), BspSegRecord::default());
+    assert_eq!(bsp.node(usize::MAX), BspNodeRecord::default());
+    // Without one.
+    let none = mutate(|o| o.bsp = None);
+    assert_eq!(none, Ok(()));
+    let mut o = Owned::new();
+    o.bsp = None;
+    assert!(MapView::new_checked(&o.bytes()).unwrap().bsp().is_none());
+    // One subsector and no nodes: the root is subsector 0.
+    let mut o = Owned::new();
+    let b = o.bsp.as_mut().unwrap();
+    b.nodes.clear();
+    b.subsectors.truncate(1);
+    let view_bytes = o.bytes();
+    let view = MapView::new_checked(&view_bytes).unwrap();
+    assert_eq!(view.bsp().unwrap().root(), SUBSECTOR_CHILD);
+}
+
+#[test]
+fn bsp_faults() {
+    let bsp = |f: &dyn Fn(&mut Bsp)| {
+        mutate(|o| {
+            if let Some(b) = o.bsp.as_mut() {
+                f(b);
+            }
+        })
+    };
+    let bad = |f| LoadError::BadBsp(f);
+    // Children: below the parent, named once, subsectors in range.
+    assert_eq!(
+        bsp(&|b: &mut Bsp| b.nodes[0].child[0] = 0),
+        Err(bad(BspFault::ChildOrder { node: 0 }))
+    );
+    assert_eq!(
+        bsp(&|b: &mut Bsp| {
+            let n = b.nodes[0];
+            b.nodes.push(BspNodeRecord {
+                child: [0, SUBSECTOR_CHILD],
+                ..n
+            });
+            b.nodes.push(BspNodeRecord {
+                child: [SUBSECTOR_CHILD | 1, 0],
+                ..n
+            });
+        }),
+        Err(bad(BspFault::SharedChild { node: 0 }))
+    );
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.nodes[0].child[1] = SUBSECTOR_CHILD | 2),
+        Err(LoadError::IndexOutOfRange {
+            what: "BSP node",
+            value: 2,
+            ..
+        })
+    ));
+    // A chain one deeper than the limit; at the limit it loads.
+    fn chain(b: &mut Bsp, len: usize) {
+        let n = b.nodes[0];
+        for i in 1..len {
+            b.nodes.push(BspNodeRecord {
+                child: [(i - 1) as u16, SUBSECTOR_CHILD],
+                ..n
+            });
+        }
+    }
+    assert_eq!(
+        bsp(&|b: &mut Bsp| chain(b, engine::config::MAX_BSP_DEPTH)),
+        Ok(())
+    );
+    // (Node 0 is the one too deep: the root is the last.)
+    assert_eq!(
+        bsp(&|b: &mut Bsp| chain(b, engine::config::MAX_BSP_DEPTH + 1)),
+        Err(bad(BspFault::TooDeep { node: 0 }))
+    );
+    // A wide tree is not a deep one: a node whose children are both
+    // chains half the limit long.
+    assert_eq!(
+        bsp(&|b: &mut Bsp| {
+            let n = b.nodes[0];
+            let half = engine::config::MAX_BSP_DEPTH / 2;
+            for i in 1..2 * half {
+                let below = if i == half {
+                    SUBSECTOR_CHILD
+                } else {
+                    (i - 1) as u16
+                };
+                b.nodes.push(BspNodeRecord {
+                    child: [below, SUBSECTOR_CHILD],
+                    ..n
+                });
+            }
+            b.nodes.push(BspNodeRecord {
+                child: [(half - 1) as u16, (2 * half - 1) as u16],
+                ..n
+            });
+        }),
+        Ok(())
+    );
+    // Segs: a wall that exists, a side it has, coordinates in range.
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.segs[3].wall = 7),
+        Err(LoadError::IndexOutOfRange {
+            what: "BSP seg",
+            index: 3,
+            value: 7
+        })
+    ));
+    assert_eq!(
+        bsp(&|b: &mut Bsp| b.segs[0].back = true),
+        Err(bad(BspFault::BadSide { seg: 0 }))
+    );
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.segs[1].to.x = Fx::MAX),
+        Err(LoadError::ValueOutOfRange {
+            what: "BSP seg",
+            ..
+        })
+    ));
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.nodes[0].bbox[1].left = Fx::MIN),
+        Err(LoadError::ValueOutOfRange {
+            what: "BSP node",
+            ..
+        })
+    ));
+    // Subsectors: segs in range, at least one, a sector that exists.
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.subsectors[1].seg_count = 5),
+        Err(LoadError::IndexOutOfRange {
+            what: "subsector",
+            ..
+        })
+    ));
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.subsectors[1].first_seg = u32::MAX),
+        Err(LoadError::IndexOutOfRange {
+            what: "subsector",
+            ..
+        })
+    ));
+    assert_eq!(
+        bsp(&|b: &mut Bsp| b.subsectors[0].seg_count = 0),
+        Err(bad(BspFault::Empty))
+    );
+    assert_eq!(
+        bsp(&|b: &mut Bsp| b.subsectors.clear()),
+        Err(bad(BspFault::Empty))
+    );
+    assert!(matches!(
+        bsp(&|b: &mut Bsp| b.subsectors[0].sector = 2),
+        Err(LoadError::IndexOutOfRange {
+            what: "subsector",
+            value: 2,
+            ..
+        })
+    ));
+    // A side field that is neither 0 nor 1, written by hand.
+    let mut bytes = Owned::new().bytes();
+    let (at, _) = section(&bytes, b"BSEG");
+    bytes[at + 18..at + 20].copy_from_slice(&2u16.to_be_bytes());
+    assert_eq!(load(&bytes), Err(bad(BspFault::BadSide { seg: 0 })));
+    // The three sections come together.
+    let mut bytes = Owned::new().bytes();
+    let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
+    let entry = (0..count)
+        .map(|i| HEADER_LEN + i * DIR_ENTRY_LEN)
+        .find(|&at| &bytes[at..at + 4] == b"BSUB")
+        .unwrap();
+    bytes[entry..entry + 4].copy_from_slice(b"ZZZZ");
+    assert_eq!(load(&bytes), Err(bad(BspFault::Incomplete)));
 }
 
 #[test]

@@ -84,6 +84,7 @@ fn load_in_engine(packed: &PackedTextures, wall: u16, flat: u16, sprite: u16) {
         palette: packed.palette.as_ref(),
         colormap: packed.colormap.as_deref(),
         sky: packed.sky,
+        bsp: None,
     };
     let needed = repr.emit(&mut []).unwrap_err().needed;
     let mut bytes = vec![0u8; needed];

@@ -2,8 +2,9 @@
 
 use super::bytes::Writer;
 use super::{
-    size, tag, BlockmapRepr, SectorRecord, SideRecord, TextureRecord, ThingRecord, VertexRecord,
-    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
+    size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, SectorRecord, SideRecord,
+    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
+    HEADER_LEN, MAGIC, VERSION,
 };
 
 /// Everything a compiled map holds, as plain records. The compiler fills
@@ -38,6 +39,20 @@ pub struct MapRepr<'a> {
     pub colormap: Option<&'a [u8; size::COLORMAP]>,
     /// The sky texture, if any.
     pub sky: Option<u16>,
+    /// The BSP, if any.
+    pub bsp: Option<BspRepr<'a>>,
+}
+
+/// A map's BSP as plain records (see [`super::BspView`] for the rules the
+/// loader holds it to).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct BspRepr<'a> {
+    /// Nodes, children first, the root last.
+    pub nodes: &'a [BspNodeRecord],
+    /// Segs.
+    pub segs: &'a [BspSegRecord],
+    /// Subsectors.
+    pub subsectors: &'a [SubsectorRecord],
 }
 
 /// The buffer given to [`MapRepr::emit`] was too small.
@@ -47,7 +62,7 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 14;
+const MAX_EMITTED: usize = 17;
 
 impl MapRepr<'_> {
     /// The sections this map has, in file order, with their lengths.
@@ -91,6 +106,14 @@ impl MapRepr<'_> {
             add(tag::SKY, 2);
         }
         add(tag::INFO, self.title.len());
+        if let Some(b) = &self.bsp {
+            add(tag::BSP_NODES, b.nodes.len() * size::BSP_NODE);
+            add(tag::BSP_SEGS, b.segs.len() * size::BSP_SEG);
+            add(
+                tag::BSP_SUBSECTORS,
+                b.subsectors.len() * size::BSP_SUBSECTOR,
+            );
+        }
         (out, n)
     }
 
@@ -233,6 +256,36 @@ impl MapRepr<'_> {
             }
             tag::SKY => w.u16(self.sky.unwrap_or(super::NONE)),
             tag::INFO => w.bytes(self.title.as_bytes()),
+            tag::BSP_NODES => {
+                for n in self.bsp.iter().flat_map(|b| b.nodes) {
+                    for v in [n.x, n.y, n.dx, n.dy] {
+                        w.i32(v.to_bits());
+                    }
+                    for b in &n.bbox {
+                        for v in [b.top, b.bottom, b.left, b.right] {
+                            w.i32(v.to_bits());
+                        }
+                    }
+                    w.u16(n.child[0]);
+                    w.u16(n.child[1]);
+                }
+            }
+            tag::BSP_SEGS => {
+                for s in self.bsp.iter().flat_map(|b| b.segs) {
+                    for v in [s.from.x, s.from.y, s.to.x, s.to.y] {
+                        w.i32(v.to_bits());
+                    }
+                    w.u16(s.wall);
+                    w.u16(s.back as u16);
+                }
+            }
+            tag::BSP_SUBSECTORS => {
+                for s in self.bsp.iter().flat_map(|b| b.subsectors) {
+                    w.u32(s.first_seg);
+                    w.u16(s.seg_count);
+                    w.u16(s.sector);
+                }
+            }
             _ => {}
         }
     }

@@ -70,6 +70,39 @@ pub enum LoadError {
     },
     /// The blockmap is malformed.
     BadBlockmap(BlockmapFault),
+    /// The BSP is malformed.
+    BadBsp(BspFault),
+}
+
+/// What is wrong with a BSP (beyond indices out of range and values out
+/// of range, which have their own errors).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BspFault {
+    /// Some of the three sections are present and some are not.
+    Incomplete,
+    /// Nodes but no subsectors, or a subsector without segs.
+    Empty,
+    /// A node's child is not numbered below it.
+    ChildOrder {
+        /// The node.
+        node: usize,
+    },
+    /// A node is the child of two.
+    SharedChild {
+        /// The node named twice.
+        node: usize,
+    },
+    /// A node lies deeper than [`crate::config::MAX_BSP_DEPTH`].
+    TooDeep {
+        /// The node.
+        node: usize,
+    },
+    /// A seg's side is neither 0 nor 1, or it is the back of a one-sided
+    /// wall.
+    BadSide {
+        /// The seg.
+        seg: usize,
+    },
 }
 
 /// What is wrong with a blockmap.
@@ -150,6 +183,7 @@ impl fmt::Display for LoadError {
                 )
             }
             LoadError::BadBlockmap(fault) => write!(f, "bad blockmap: {fault:?}"),
+            LoadError::BadBsp(fault) => write!(f, "bad BSP: {fault:?}"),
         }
     }
 }

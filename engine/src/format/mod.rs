@@ -31,6 +31,9 @@
 //! | `CMAP` | `[u8; 256]`         | 8192  | optional light table: 32 maps, brightest first (DOOM's COLORMAP) |
 //! | `SKYT` | `u16`               | 2     | optional sky texture |
 //! | `INFO` | UTF-8 map title     | var.  | optional |
+//! | `BNOD` | [`BspNodeRecord`]   | 52    | optional BSP: partition x, y, dx, dy: 16.16; right and left boxes (top, bottom, left, right: 16.16); right, left child: u16 |
+//! | `BSEG` | [`BspSegRecord`]    | 20    | with `BNOD`: from x, y, to x, y: 16.16; wall: u16; side: u16 (0 front, 1 back) |
+//! | `BSUB` | [`SubsectorRecord`] | 8     | with `BNOD`: first seg: u32; seg count, sector: u16 |
 //!
 //! `0xFFFF` means "none" for every optional index ([`NONE`]); a sector
 //! texture of [`SKY`] shows the sky. Unknown tags are skipped, so a later
@@ -41,14 +44,24 @@
 //! `v1 -> v2`. A wall with a back sector is a portal. A wall side without
 //! a texture (or without a side record) is drawn in its sector's flat
 //! colour, so levels need no textures at all.
+//!
+//! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS`, kept
+//! when the compiler has them (the WAD's own, for DOOM-format maps): they
+//! come together or not at all. A child with [`SUBSECTOR_CHILD`] set is a
+//! subsector, else a node numbered below its parent, and no node is the
+//! child of two; the root is the last node (or, with no nodes, subsector
+//! 0). So the tree has no cycles, a walk visits each node once, and the
+//! loader also bounds its depth ([`crate::config::MAX_BSP_DEPTH`]).
 
+mod bsp;
 pub mod bytes;
 mod emit;
 mod error;
 mod view;
 
-pub use emit::{EmitError, MapRepr};
-pub use error::{BlockmapFault, LoadError};
+pub use bsp::BspView;
+pub use emit::{BspRepr, EmitError, MapRepr};
+pub use error::{BlockmapFault, BspFault, LoadError};
 pub use view::TextureView;
 pub use view::{BlockmapView, MapView};
 
@@ -65,6 +78,9 @@ pub const DIR_ENTRY_LEN: usize = 12;
 /// Most directory entries in one file.
 pub const MAX_SECTIONS: usize = 32;
 
+/// The bit of a BSP node's child that makes it a subsector (the rest is
+/// the subsector's number).
+pub const SUBSECTOR_CHILD: u16 = 0x8000;
 /// The `u16` that marks "none" in any optional index field.
 pub const NONE: u16 = u16::MAX;
 /// The `u16` that marks "no sector" in a wall's back field.
@@ -102,6 +118,12 @@ pub mod tag {
     pub const COLORMAP: [u8; 4] = *b"CMAP";
     /// Optional sky texture.
     pub const SKY: [u8; 4] = *b"SKYT";
+    /// Optional BSP nodes.
+    pub const BSP_NODES: [u8; 4] = *b"BNOD";
+    /// The BSP's segs.
+    pub const BSP_SEGS: [u8; 4] = *b"BSEG";
+    /// The BSP's subsectors.
+    pub const BSP_SUBSECTORS: [u8; 4] = *b"BSUB";
 }
 
 /// Record sizes in bytes.
@@ -134,6 +156,12 @@ pub mod size {
     pub const BLOCKMAP_HEADER: usize = 16;
     /// Longest map title.
     pub const MAX_TITLE: usize = 128;
+    /// [`super::BspNodeRecord`].
+    pub const BSP_NODE: usize = 52;
+    /// [`super::BspSegRecord`].
+    pub const BSP_SEG: usize = 20;
+    /// [`super::SubsectorRecord`].
+    pub const BSP_SUBSECTOR: usize = 8;
 }
 
 /// Thing kinds.
@@ -273,6 +301,63 @@ pub struct ThingRecord {
     pub type_id: u16,
     /// Sprite texture, or [`NONE`].
     pub sprite: u16,
+}
+
+/// A box on one side of a BSP node's partition, 16.16 map units.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BspBox {
+    /// North edge.
+    pub top: Fx,
+    /// South edge.
+    pub bottom: Fx,
+    /// West edge.
+    pub left: Fx,
+    /// East edge.
+    pub right: Fx,
+}
+
+/// A BSP node: a partition line and what lies on each side of it.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BspNodeRecord {
+    /// A point of the partition line.
+    pub x: Fx,
+    /// North.
+    pub y: Fx,
+    /// The line's direction.
+    pub dx: Fx,
+    /// North.
+    pub dy: Fx,
+    /// The boxes bounding everything on the right (index 0, the front)
+    /// and on the left (1) of the line.
+    pub bbox: [BspBox; 2],
+    /// The children on the right and on the left: a node below this one,
+    /// or a subsector with [`SUBSECTOR_CHILD`] set.
+    pub child: [u16; 2],
+}
+
+/// A seg: the piece of a wall that bounds a subsector, seen from the
+/// subsector's side.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct BspSegRecord {
+    /// Where it starts (the subsector on its right).
+    pub from: VertexRecord,
+    /// Where it ends.
+    pub to: VertexRecord,
+    /// The wall it lies on.
+    pub wall: u16,
+    /// Whether it is the wall's back side (0: the front).
+    pub back: bool,
+}
+
+/// A subsector: a convex piece of one sector, bounded by its segs.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SubsectorRecord {
+    /// Its first seg.
+    pub first_seg: u32,
+    /// How many segs (at least one).
+    pub seg_count: u16,
+    /// The sector it is part of.
+    pub sector: u16,
 }
 
 /// The blockmap, as the compiler builds it: a grid of square blocks, each

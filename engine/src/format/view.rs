@@ -1,5 +1,6 @@
 //! The checked, zero-copy view over a compiled map.
 
+use super::bsp::{BspView, Context};
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
@@ -31,6 +32,7 @@ pub struct MapView<'a> {
     things: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
+    bsp: Option<BspView<'a>>,
 }
 
 /// The blockmap part of a [`MapView`].
@@ -41,7 +43,7 @@ pub struct BlockmapView<'a> {
     entries: &'a [u8],
 }
 
-const KNOWN: [[u8; 4]; 14] = [
+const KNOWN: [[u8; 4]; 17] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -56,6 +58,9 @@ const KNOWN: [[u8; 4]; 14] = [
     tag::PALETTE,
     tag::COLORMAP,
     tag::SKY,
+    tag::BSP_NODES,
+    tag::BSP_SEGS,
+    tag::BSP_SUBSECTORS,
 ];
 
 struct Sections<'a> {
@@ -127,7 +132,7 @@ impl<'a> Sections<'a> {
     }
 }
 
-fn in_range(v: Fx) -> bool {
+pub(super) fn in_range(v: Fx) -> bool {
     let limit = Fx::from_num(config::MAX_COORDINATE);
     v >= -limit && v <= limit
 }
@@ -216,6 +221,7 @@ impl<'a> MapView<'a> {
             things,
             title,
             blockmap,
+            bsp: None,
         };
         view.check_textures()?;
         view.check_vertices()?;
@@ -224,6 +230,19 @@ impl<'a> MapView<'a> {
         view.check_sectors()?;
         view.check_things()?;
         view.check_blockmap()?;
+        // After the walls and sectors, which the BSP refers to.
+        let walls = view.wall_count();
+        let context = Context {
+            walls,
+            sectors: view.sector_count(),
+            has_back: |w: usize| view.wall(w).back != NO_SECTOR,
+        };
+        view.bsp = BspView::parse(
+            sections.get(tag::BSP_NODES),
+            sections.get(tag::BSP_SEGS),
+            sections.get(tag::BSP_SUBSECTORS),
+            &context,
+        )?;
         // Keep the view honest even if a check above is ever relaxed.
         view.title = title;
         Ok(view)
@@ -460,6 +479,11 @@ impl<'a> MapView<'a> {
             return fault(BlockmapFault::ExtraEntries);
         }
         Ok(())
+    }
+
+    /// The map's BSP, if it has one.
+    pub fn bsp(&self) -> Option<BspView<'a>> {
+        self.bsp
     }
 
     /// Number of vertices.
@@ -828,7 +852,7 @@ fn thing_record(d: &[u8; size::THING]) -> ThingRecord {
 /// whole: one range check, after which the fields are read at fixed
 /// offsets of a fixed-size array (no check each).
 #[inline]
-fn record<const N: usize>(table: &[u8], i: usize) -> Option<&[u8; N]> {
+pub(super) fn record<const N: usize>(table: &[u8], i: usize) -> Option<&[u8; N]> {
     let at = i.checked_mul(N)?;
     table.get(at..at.checked_add(N)?)?.try_into().ok()
 }
