@@ -34,8 +34,8 @@ use std::collections::HashMap;
 
 use engine::config;
 use engine::format::{
-    BlockmapRepr, MapRepr, SectorRecord, SideRecord, ThingRecord, VertexRecord, WallRecord, NONE,
-    NO_SECTOR,
+    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, SectorRecord, SideRecord,
+    SubsectorRecord, ThingRecord, VertexRecord, WallRecord, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -210,6 +210,8 @@ pub struct BuildStats {
     pub texture_bytes: usize,
     /// Textures.
     pub textures: usize,
+    /// BSP nodes, segs and subsectors kept (0, 0, 0: no BSP).
+    pub bsp: (usize, usize, usize),
 }
 
 /// A compiled map.
@@ -748,6 +750,7 @@ pub fn build_textured(
         grid: &grid,
         lists: &lists,
         textures: packed.as_ref(),
+        bsp: None,
     })
     .map(|c| (c, warnings))
 }
@@ -948,6 +951,20 @@ pub struct WallMap {
     pub things: Vec<ThingRecord>,
     /// The textures sides, sectors and things refer to.
     pub textures: PackedTextures,
+    /// A BSP to keep (a DOOM map's own), walls numbered as in `walls`.
+    pub bsp: Option<BspRecords>,
+}
+
+/// A BSP as the compiled format's records (see [`engine::format::BspView`]
+/// for the rules the engine holds it to).
+#[derive(Clone, Debug, Default)]
+pub struct BspRecords {
+    /// Nodes, children first, the root last.
+    pub nodes: Vec<BspNodeRecord>,
+    /// Segs.
+    pub segs: Vec<BspSegRecord>,
+    /// Subsectors.
+    pub subsectors: Vec<SubsectorRecord>,
 }
 
 /// A problem [`build_walls`] reports without refusing the map: the same
@@ -995,7 +1012,7 @@ pub fn build_walls(
             format!("{more} more pairs of crossing or overlapping walls"),
         ));
     }
-    let compiled = emit(Parts {
+    let parts = Parts {
         title: &map.title,
         vertices: &map.vertices,
         walls: &walls,
@@ -1006,7 +1023,20 @@ pub fn build_walls(
         grid: &grid,
         lists: &lists,
         textures: Some(&map.textures),
-    })?;
+        bsp: map.bsp.as_ref(),
+    };
+    let compiled = match emit(parts) {
+        // A BSP the engine refuses costs only the BSP.
+        Err(e) if parts.bsp.is_some() => {
+            let compiled = emit(Parts { bsp: None, ..parts })?;
+            warnings.push(err(
+                Site::Map,
+                format!("the map's BSP is not kept: {}", e.message),
+            ));
+            compiled
+        }
+        other => other?,
+    };
     Ok((compiled, warnings))
 }
 
@@ -1069,6 +1099,7 @@ fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
 }
 
 /// Everything the shared tail emits.
+#[derive(Copy, Clone)]
 struct Parts<'a> {
     title: &'a str,
     vertices: &'a [Vec2],
@@ -1080,6 +1111,7 @@ struct Parts<'a> {
     grid: &'a Grid,
     lists: &'a [Vec<u16>],
     textures: Option<&'a PackedTextures>,
+    bsp: Option<&'a BspRecords>,
 }
 
 /// Writes the compiled map and checks it with the engine's own loader.
@@ -1138,6 +1170,11 @@ fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
         repr.colormap = t.colormap.as_deref();
         repr.sky = t.sky;
     }
+    repr.bsp = p.bsp.map(|b| BspRepr {
+        nodes: &b.nodes,
+        segs: &b.segs,
+        subsectors: &b.subsectors,
+    });
     let mut bytes = vec![0u8; repr.buffer_len()];
     let written = repr.emit(&mut bytes).map_err(|e| {
         err(
@@ -1176,6 +1213,9 @@ fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
         bytes: bytes.len(),
         texture_bytes,
         textures: p.textures.map_or(0, |t| t.records.len()),
+        bsp: p.bsp.map_or((0, 0, 0), |b| {
+            (b.nodes.len(), b.segs.len(), b.subsectors.len())
+        }),
     };
     Ok(Compiled { bytes, stats })
 }

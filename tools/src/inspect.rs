@@ -4,7 +4,8 @@
 
 use crate::build::BuildStats;
 use engine::format::{
-    kind, tag, LoadError, MapView, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR, SKY,
+    kind, tag, BspBox, LoadError, MapView, VertexRecord, DIR_ENTRY_LEN, HEADER_LEN, NONE,
+    NO_SECTOR, SKY, SUBSECTOR_CHILD,
 };
 use engine::math::Fx;
 use serde_json::{json, Value};
@@ -38,6 +39,9 @@ pub fn stats(bytes: &[u8]) -> Result<BuildStats, LoadError> {
             .map(|(_, len)| len)
             .sum(),
         textures: view.texture_count(),
+        bsp: view.bsp().map_or((0, 0, 0), |b| {
+            (b.node_count(), b.seg_count(), b.subsector_count())
+        }),
     })
 }
 
@@ -112,7 +116,10 @@ fn num(v: Fx) -> Value {
 ///  "things":[{"x","y","angle","radius","kind","type","sprite"}],
 ///  "player_start":{"x","y","angle"},
 ///  "textures":[{"name","width","height","flags"}], "sky",
-///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"}}
+///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"},
+///  "bsp":{"nodes":[{"x","y","dx","dy","right_box","left_box","right","left"}],
+///         "segs":[{"from":{"x","y"},"to":{"x","y"},"wall","back"}],
+///         "subsectors":[{"first_seg","seg_count","sector"}]}}
 /// ```
 ///
 /// `back` is `null` for a one-sided wall; `kind` is `"player_start"`,
@@ -120,7 +127,9 @@ fn num(v: Fx) -> Value {
 /// `null` only for a map the engine would refuse anyway. Texture indices
 /// (`front_side`/`back_side` into `sides`; `upper`, `middle`, `lower`,
 /// `sprite`, `sky` and the sector textures into `textures`) are `null` for
-/// none; a sector texture may also be `"sky"`.
+/// none; a sector texture may also be `"sky"`. `bsp` is `null` for a map
+/// without one; a box is `[top, bottom, left, right]`, a child
+/// `{"node": i}` or `{"subsector": i}`, the root the last node.
 pub fn to_json(view: &MapView<'_>) -> Value {
     let vertices: Vec<Value> = (0..view.vertex_count())
         .map(|i| {
@@ -213,6 +222,45 @@ pub fn to_json(view: &MapView<'_>) -> Value {
         .collect();
     let bm = view.blockmap();
     let g = bm.grid();
+    let bsp = view.bsp().map_or(Value::Null, |b| {
+        let child = |c: u16| {
+            if c & SUBSECTOR_CHILD != 0 {
+                json!({"subsector": c & !SUBSECTOR_CHILD})
+            } else {
+                json!({"node": c})
+            }
+        };
+        let bbox = |b: &BspBox| json!([num(b.top), num(b.bottom), num(b.left), num(b.right)]);
+        let point = |v: &VertexRecord| json!({"x": num(v.x), "y": num(v.y)});
+        let nodes: Vec<Value> = (0..b.node_count())
+            .map(|i| {
+                let n = b.node(i);
+                json!({
+                    "x": num(n.x),
+                    "y": num(n.y),
+                    "dx": num(n.dx),
+                    "dy": num(n.dy),
+                    "right_box": bbox(&n.bbox[0]),
+                    "left_box": bbox(&n.bbox[1]),
+                    "right": child(n.child[0]),
+                    "left": child(n.child[1]),
+                })
+            })
+            .collect();
+        let segs: Vec<Value> = (0..b.seg_count())
+            .map(|i| {
+                let s = b.seg(i);
+                json!({"from": point(&s.from), "to": point(&s.to), "wall": s.wall, "back": s.back})
+            })
+            .collect();
+        let subsectors: Vec<Value> = (0..b.subsector_count())
+            .map(|i| {
+                let s = b.subsector(i);
+                json!({"first_seg": s.first_seg, "seg_count": s.seg_count, "sector": s.sector})
+            })
+            .collect();
+        json!({"nodes": nodes, "segs": segs, "subsectors": subsectors})
+    });
     json!({
         "title": view.title(),
         "vertices": vertices,
@@ -231,5 +279,6 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             "rows": g.rows,
             "entries": bm.entry_count(),
         },
+        "bsp": bsp,
     })
 }

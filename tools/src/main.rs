@@ -550,7 +550,7 @@ fn stats_text(name: &str, bytes: &[u8], wad: Option<&WadInfo>) -> Result<String,
     let mut text = format!(
         "map: {name}\ntitle: {title}\nvertices: {}\nwalls: {}\nportals: {}\nsectors: {}\n\
          things: {}\nbytes: {}\nblock size: {}\nblocks: {} x {}\nblock entries: {}\n\
-         max walls per block: {}\ntextures: {}\ntexture bytes: {}",
+         max walls per block: {}\ntextures: {}\ntexture bytes: {}\nBSP: {}",
         s.vertices,
         s.walls,
         s.portals,
@@ -564,6 +564,10 @@ fn stats_text(name: &str, bytes: &[u8], wad: Option<&WadInfo>) -> Result<String,
         s.max_walls_per_block,
         s.textures,
         s.texture_bytes,
+        match s.bsp {
+            (0, 0, 0) => "none".to_string(),
+            (n, g, u) => format!("{n} nodes, {g} segs, {u} subsectors"),
+        },
     );
     if let Some(w) = wad {
         let ratio = |n: usize| {

@@ -192,6 +192,7 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
         "max walls per block: 3".into(),
         "textures: 0".into(),
         "texture bytes: 0".into(),
+        "BSP: none".into(),
     ];
     assert_eq!(from_text, expected);
 }
@@ -249,6 +250,8 @@ fn dump_json_describes_the_geometry() {
     assert_eq!(bm["origin_y"], -1);
     assert_eq!(bm["cols"], 9);
     assert_eq!(bm["rows"], 5);
+    // Our own maps have no BSP (no node builder yet).
+    assert!(j["bsp"].is_null());
 
     // The same JSON from the compiled file.
     let out = dir.join("rooms.spmp");

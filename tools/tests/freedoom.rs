@@ -226,6 +226,42 @@ fn walks_from_things(bytes: &[u8], map: &str, count: usize, ticks: usize) {
     }
 }
 
+/// The compiled map keeps the WAD's BSP whole: as many nodes, segs and
+/// subsectors as its lumps hold, each seg on the side of its wall the
+/// WAD's seg names (found from the seg's direction), each subsector in
+/// the sector of its first seg (DOOM's rule: a few of Freedoom's
+/// subsectors mix sectors), and every node's children where the WAD's
+/// node has them.
+fn check_bsp(wad: &[u8], map: &str, compiled: &[u8]) {
+    let wad = tools::wad::Wad::parse(wad).unwrap();
+    let entry = wad.map(map).unwrap();
+    let records = |lump: &str, size: usize| wad.map_lump(&entry, lump).unwrap().len() / size;
+    let view = engine::format::MapView::new_checked(compiled).unwrap();
+    let bsp = view
+        .bsp()
+        .unwrap_or_else(|| panic!("{map}: the WAD's BSP was not kept"));
+    assert_eq!(bsp.node_count(), records("NODES", 28), "{map}");
+    assert_eq!(bsp.seg_count(), records("SEGS", 12), "{map}");
+    assert_eq!(bsp.subsector_count(), records("SSECTORS", 4), "{map}");
+    let nodes = wad.map_lump(&entry, "NODES").unwrap();
+    for i in 0..bsp.node_count() {
+        let raw = |at: usize| u16::from_le_bytes([nodes[i * 28 + at], nodes[i * 28 + at + 1]]);
+        assert_eq!(bsp.node(i).child, [raw(24), raw(26)], "{map} node {i}");
+    }
+    let segs = wad.map_lump(&entry, "SEGS").unwrap();
+    for k in 0..bsp.seg_count() {
+        let side = u16::from_le_bytes([segs[k * 12 + 8], segs[k * 12 + 9]]);
+        assert_eq!(bsp.seg(k).back, side == 1, "{map} seg {k}");
+    }
+    for i in 0..bsp.subsector_count() {
+        let sub = bsp.subsector(i);
+        let seg = bsp.seg(sub.first_seg as usize);
+        let wall = view.wall(seg.wall as usize);
+        let sector = if seg.back { wall.back } else { wall.front };
+        assert_eq!(sector, sub.sector, "{map}: subsector {i}");
+    }
+}
+
 /// Compiles and walks every map of one IWAD; returns (map, warnings).
 fn compile_and_walk_all(wad: &str, expected_maps: usize) -> Vec<(String, usize)> {
     let bytes = read_wad(wad);
@@ -250,6 +286,7 @@ fn compile_and_walk_all(wad: &str, expected_maps: usize) -> Vec<(String, usize)>
             map.name
         );
         walks_from_things(&imported.compiled.bytes, &map.name, 6, 150);
+        check_bsp(&bytes, &map.name, &imported.compiled.bytes);
         counts.push((map.name.clone(), imported.warnings.len()));
     }
     let total: usize = counts.iter().map(|(_, n)| n).sum();
@@ -419,6 +456,13 @@ fn e1m1_and_map01_through_the_binaries() {
 
         // The dump is the engine's geometry.
         let level = Level::load(&bytes).unwrap();
+        let bsp = level.map().bsp().unwrap();
+        let (nodes, segs) = (&json["bsp"]["nodes"], &json["bsp"]["segs"]);
+        assert_eq!(nodes.as_array().map(Vec::len), Some(bsp.node_count()));
+        assert_eq!(segs.as_array().map(Vec::len), Some(bsp.seg_count()));
+        let root = bsp.node(bsp.node_count() - 1);
+        assert_eq!(nodes[bsp.node_count() - 1]["x"], f(root.x));
+        assert_eq!(segs[0]["wall"], bsp.seg(0).wall);
         assert_eq!(dumped.walls.len(), level.wall_count());
         for (i, &(v1, v2, front, back, flags)) in dumped.walls.iter().enumerate() {
             let w = level.wall(WallId(i as u16));

@@ -14,8 +14,8 @@
 //! records loses its partial last record, with a warning.
 
 use super::{
-    texture_name, DoomLevel, Linedef, ParseError, Sector, Sidedef, SourceFormat, SpecialSet, Thing,
-    Vertex,
+    texture_name, DoomBsp, DoomLevel, DoomNode, DoomSeg, Linedef, ParseError, Sector, Sidedef,
+    SourceFormat, SpecialSet, Thing, Vertex,
 };
 use crate::wad::{MapEntry, Wad};
 
@@ -35,6 +35,12 @@ pub mod size {
     pub const THING: usize = 10;
     /// A Hexen thing.
     pub const HEXEN_THING: usize = 20;
+    /// A seg.
+    pub const SEG: usize = 12;
+    /// A subsector.
+    pub const SUBSECTOR: usize = 4;
+    /// A node.
+    pub const NODE: usize = 28;
 }
 
 /// DOOM thing flag bits (`MTF_*`).
@@ -113,6 +119,12 @@ pub struct MapLumps<'a> {
     pub things: Option<&'a [u8]>,
     /// `BEHAVIOR`: present means Hexen format.
     pub behavior: Option<&'a [u8]>,
+    /// `SEGS`, `SSECTORS` and `NODES`: the node builder's BSP, if any.
+    pub segs: Option<&'a [u8]>,
+    /// See `segs`.
+    pub ssectors: Option<&'a [u8]>,
+    /// See `segs`.
+    pub nodes: Option<&'a [u8]>,
 }
 
 /// Reads map `map` of `wad`.
@@ -125,6 +137,9 @@ pub fn read(wad: &Wad<'_>, map: &MapEntry) -> Result<DoomLevel, ParseError> {
         sectors: lump("SECTORS"),
         things: lump("THINGS"),
         behavior: lump("BEHAVIOR"),
+        segs: lump("SEGS"),
+        ssectors: lump("SSECTORS"),
+        nodes: lump("NODES"),
     })
 }
 
@@ -259,7 +274,56 @@ pub fn parse(lumps: &MapLumps<'_>) -> Result<DoomLevel, ParseError> {
             })
             .collect()
     };
+    level.bsp = read_bsp(lumps);
     Ok(level)
+}
+
+/// The node builder's BSP in DOOM's own format, if the map has one whose
+/// lumps are whole records. ZDoom's extended and GL nodes (a `NODES` lump
+/// that starts with their signature) are not read: such a map goes without.
+fn read_bsp(lumps: &MapLumps<'_>) -> Option<DoomBsp> {
+    let (segs, ssectors, nodes) = (lumps.segs?, lumps.ssectors?, lumps.nodes?);
+    let extended = [
+        b"XNOD", b"ZNOD", b"XGLN", b"ZGLN", b"XGL2", b"ZGL2", b"XGL3", b"ZGL3",
+    ];
+    if extended.iter().any(|sig| nodes.starts_with(*sig))
+        || ssectors.is_empty()
+        || segs.len() % size::SEG != 0
+        || ssectors.len() % size::SUBSECTOR != 0
+        || nodes.len() % size::NODE != 0
+    {
+        return None;
+    }
+    let i16s = |r: &[u8], at: usize| i16_at(r, at);
+    Some(DoomBsp {
+        segs: segs
+            .chunks_exact(size::SEG)
+            .map(|r| DoomSeg {
+                v1: u16_at(r, 0) as usize,
+                v2: u16_at(r, 2) as usize,
+                linedef: u16_at(r, 6) as usize,
+                side: u16_at(r, 8),
+            })
+            .collect(),
+        subsectors: ssectors
+            .chunks_exact(size::SUBSECTOR)
+            .map(|r| (u16_at(r, 0), u16_at(r, 2)))
+            .collect(),
+        nodes: nodes
+            .chunks_exact(size::NODE)
+            .map(|r| DoomNode {
+                x: i16s(r, 0),
+                y: i16s(r, 2),
+                dx: i16s(r, 4),
+                dy: i16s(r, 6),
+                bbox: [
+                    [i16s(r, 8), i16s(r, 10), i16s(r, 12), i16s(r, 14)],
+                    [i16s(r, 16), i16s(r, 18), i16s(r, 20), i16s(r, 22)],
+                ],
+                child: [u16_at(r, 24), u16_at(r, 26)],
+            })
+            .collect(),
+    })
 }
 
 /// Encoders for tests and tools that write binary lumps (the inverse of
@@ -387,7 +451,7 @@ mod tests {
             sidedefs: Some(s),
             sectors: Some(sec),
             things: Some(t),
-            behavior: None,
+            ..MapLumps::default()
         }
     }
 

@@ -207,6 +207,52 @@ pub struct DoomLevel {
     /// Problems found while reading that did not stop it (a lump whose
     /// size is not a whole number of records, ...).
     pub warnings: Vec<String>,
+    /// The BSP the map's node builder wrote (`SEGS`, `SSECTORS` and
+    /// `NODES` in DOOM's own format), if the map has one.
+    pub bsp: Option<DoomBsp>,
+}
+
+/// A DOOM-format map's BSP, as its node builder wrote it. Seg vertices
+/// index [`DoomLevel::vertices`] (which hold the builder's split points
+/// too).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DoomBsp {
+    /// `SEGS`.
+    pub segs: Vec<DoomSeg>,
+    /// `SSECTORS`: each subsector's seg count and first seg.
+    pub subsectors: Vec<(u16, u16)>,
+    /// `NODES`, the root last.
+    pub nodes: Vec<DoomNode>,
+}
+
+/// A seg: part of a linedef, seen from one side.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DoomSeg {
+    /// Start vertex.
+    pub v1: usize,
+    /// End vertex.
+    pub v2: usize,
+    /// The linedef it lies on.
+    pub linedef: usize,
+    /// 0: the linedef's front side, 1: its back.
+    pub side: u16,
+}
+
+/// A BSP node, in whole map units.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct DoomNode {
+    /// The partition line: a point and a direction.
+    pub x: i16,
+    /// North.
+    pub y: i16,
+    /// Direction, east.
+    pub dx: i16,
+    /// Direction, north.
+    pub dy: i16,
+    /// Right (front) and left boxes: top, bottom, left, right.
+    pub bbox: [[i16; 4]; 2],
+    /// Right and left children; bit 15 marks a subsector.
+    pub child: [u16; 2],
 }
 
 impl DoomLevel {
@@ -222,6 +268,7 @@ impl DoomLevel {
             things: Vec::new(),
             features: Vec::new(),
             warnings: Vec::new(),
+            bsp: None,
         }
     }
 

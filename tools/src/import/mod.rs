@@ -36,6 +36,7 @@
 //! Warnings read `warning: MAP: linedef 12: ...`; each kind is listed at
 //! most [`MAX_PER_KIND`] times per map, then counted.
 
+mod bsp;
 pub mod specials;
 pub mod things;
 
@@ -395,6 +396,12 @@ pub fn import(
             w.add("texture problems", t);
         }
     }
+    // The node builder's BSP, if it can be kept.
+    let bsp = level.bsp.as_ref().and_then(|b| {
+        bsp::convert(b, &level.vertices, level.linedefs.len(), &walls, &vertices)
+            .map_err(|why| w.add("BSP not kept", format!("the map's BSP is not kept: {why}")))
+            .ok()
+    });
     let wall_map = WallMap {
         title: map.to_string(),
         vertices,
@@ -403,6 +410,7 @@ pub fn import(
         sectors,
         things,
         textures,
+        bsp,
     };
     let (compiled, build_warnings) =
         build::build_walls(&wall_map, opts.build).map_err(|e| fail(e.to_string()))?;

@@ -387,6 +387,103 @@ fn unsupported_features_are_reported_once_per_map() {
     );
 }
 
+/// One room with the BSP a node builder gives it: no nodes, one
+/// subsector of its four lines.
+fn room_with_bsp() -> Lv {
+    use crate::doom::{DoomBsp, DoomSeg};
+    let mut lv = Lv::new();
+    let s = lv.sector(0.0, 128.0, 0);
+    let lines = lv.rect(0.0, 0.0, 256.0, 256.0, s);
+    lv.thing(128.0, 128.0, 1, 0, true);
+    let segs = lines
+        .iter()
+        .map(|&l| DoomSeg {
+            v1: lv.0.linedefs[l].v1,
+            v2: lv.0.linedefs[l].v2,
+            linedef: l,
+            side: 0,
+        })
+        .collect();
+    lv.0.bsp = Some(DoomBsp {
+        segs,
+        subsectors: vec![(4, 0)],
+        nodes: vec![],
+    });
+    lv
+}
+
+fn compiled_bsp(out: &Imported) -> Option<(usize, usize, usize)> {
+    let view = engine::format::MapView::new_checked(&out.compiled.bytes).unwrap();
+    view.bsp()
+        .map(|b| (b.node_count(), b.seg_count(), b.subsector_count()))
+}
+
+#[test]
+fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
+    let out = run(&room_with_bsp());
+    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
+    assert_eq!(count(&out.warnings, "BSP"), 0, "{:?}", out.warnings);
+
+    // A seg off its linedef's line: the segs cannot be trusted.
+    let mut lv = room_with_bsp();
+    let far = lv.v(100.0, 100.0);
+    lv.0.bsp.as_mut().unwrap().segs[2].v1 = far;
+    let out = run(&lv);
+    assert_eq!(compiled_bsp(&out), None);
+    assert_eq!(
+        count(&out.warnings, "does not lie on linedef 2"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+
+    // A linedef dropped (zero length): the segs' numbers no longer name
+    // the right walls.
+    let mut lv = room_with_bsp();
+    let v = lv.0.linedefs[0].v1;
+    lv.0.linedefs.insert(
+        0,
+        Linedef {
+            v1: v,
+            v2: v,
+            front: Some(0),
+            ..Default::default()
+        },
+    );
+    let out = run(&lv);
+    assert_eq!(compiled_bsp(&out), None);
+    assert_eq!(
+        count(&out.warnings, "linedefs were dropped"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+
+    // A tree the engine refuses (a node that is its own child): the map
+    // compiles without it.
+    let mut lv = room_with_bsp();
+    lv.0.bsp
+        .as_mut()
+        .unwrap()
+        .nodes
+        .push(crate::doom::DoomNode {
+            x: 128,
+            y: 0,
+            dx: 0,
+            dy: 256,
+            bbox: [[256, 0, 0, 256]; 2],
+            child: [0, 0x8000],
+        });
+    let out = run(&lv);
+    assert_eq!(compiled_bsp(&out), None);
+    assert_eq!(
+        count(&out.warnings, "BSP is not kept"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+}
+
 #[test]
 fn hopeless_levels_are_errors_not_panics() {
     let empty = Lv::new();
@@ -505,7 +602,7 @@ fn damaged_lumps_never_panic() {
             sidedefs: Some(&lumps[2]),
             sectors: Some(&lumps[3]),
             things: Some(&lumps[4]),
-            behavior: None,
+            ..binary::MapLumps::default()
         });
         let Ok(level) = parsed else { continue };
         match import(&level, "FUZZ", &lib, &ImportOptions::default()) {
