@@ -29,6 +29,9 @@
 //!   things present in single player on the chosen skill become
 //!   decorations with their sprite ([`things`]); starts for other players
 //!   and deathmatch are left out.
+//! * **The BSP** ([`bsp`]): the node builder's `SEGS`, `SSECTORS` and
+//!   `NODES`, kept when every linedef was kept as it was (or dropped,
+//!   with a warning saying why).
 //! * **Textures**: every texture, flat and sprite the map uses goes
 //!   through one [`Packer`]; `F_SKY*` is the sky; sectors get their flats'
 //!   average colours for untextured drawing.
