@@ -29,7 +29,7 @@
 //!   things present in single player on the chosen skill become
 //!   decorations with their sprite ([`things`]); starts for other players
 //!   and deathmatch are left out.
-//! * **The BSP** ([`bsp`]): the node builder's `SEGS`, `SSECTORS` and
+//! * **The BSP** (`bsp`): the node builder's `SEGS`, `SSECTORS` and
 //!   `NODES`, kept when every linedef was kept as it was (or dropped,
 //!   with a warning saying why).
 //! * **Textures**: every texture, flat and sprite the map uses goes
