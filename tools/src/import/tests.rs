@@ -418,6 +418,14 @@ fn compiled_bsp(out: &Imported) -> Option<(usize, usize, usize)> {
         .map(|b| (b.node_count(), b.seg_count(), b.subsector_count()))
 }
 
+/// Compiles `lv` and checks that its BSP was dropped with one warning
+/// saying `why`.
+fn bsp_dropped(lv: &Lv, why: &str) {
+    let out = run(lv);
+    assert_eq!(compiled_bsp(&out), None);
+    assert_eq!(count(&out.warnings, why), 1, "{:?}", out.warnings);
+}
+
 #[test]
 fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
     let out = run(&room_with_bsp());
@@ -428,14 +436,7 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
     let mut lv = room_with_bsp();
     let far = lv.v(100.0, 100.0);
     lv.0.bsp.as_mut().unwrap().segs[2].v1 = far;
-    let out = run(&lv);
-    assert_eq!(compiled_bsp(&out), None);
-    assert_eq!(
-        count(&out.warnings, "does not lie on linedef 2"),
-        1,
-        "{:?}",
-        out.warnings
-    );
+    bsp_dropped(&lv, "does not lie on linedef 2");
 
     // A linedef dropped (zero length): the segs' numbers no longer name
     // the right walls.
@@ -450,14 +451,7 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
             ..Default::default()
         },
     );
-    let out = run(&lv);
-    assert_eq!(compiled_bsp(&out), None);
-    assert_eq!(
-        count(&out.warnings, "linedefs were dropped"),
-        1,
-        "{:?}",
-        out.warnings
-    );
+    bsp_dropped(&lv, "linedefs were dropped");
 
     // A tree the engine refuses (a node that is its own child): the map
     // compiles without it.
@@ -474,14 +468,7 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
             bbox: [[256, 0, 0, 256]; 2],
             child: [0, 0x8000],
         });
-    let out = run(&lv);
-    assert_eq!(compiled_bsp(&out), None);
-    assert_eq!(
-        count(&out.warnings, "BSP is not kept"),
-        1,
-        "{:?}",
-        out.warnings
-    );
+    bsp_dropped(&lv, "BSP is not kept");
 }
 
 #[test]
