@@ -1031,7 +1031,10 @@ pub fn build_walls(
             let compiled = emit(Parts { bsp: None, ..parts })?;
             warnings.push(err(
                 Site::Map,
-                format!("the map's BSP is not kept: {}", e.message),
+                format!(
+                    "the map's BSP is not kept: {}",
+                    e.message.trim_start_matches("internal: ")
+                ),
             ));
             compiled
         }
