@@ -22,10 +22,13 @@
 //!    capacity limits;
 //! 3. the blockmap, with the engine's own rule for which blocks a wall
 //!    touches;
-//! 4. [`engine::format::MapRepr::emit`].
+//! 4. a BSP from our node builder ([`crate::nodes`]; [`build_walls`] keeps
+//!    the DOOM map's own instead);
+//! 5. [`engine::format::MapRepr::emit`].
 //!
 //! Non-convex sectors and sectors with holes are kept whole: the renderer
-//! and the collision code handle them directly, so nothing is split.
+//! and the collision code handle them directly, so nothing is split (the
+//! BSP's subsectors are convex pieces of them, beside the sectors).
 //!
 //! The compiler may use floating point for its decisions (it runs on the
 //! host, once); everything it writes is fixed-point.
@@ -736,10 +739,15 @@ pub fn build_textured(
 
     // 7. Textures, when the sectors name any.
     let (sides, packed) = texture_sides(map, lib, &mut walls, &mut sectors);
-    let warnings = packed
+    let mut warnings = packed
         .as_ref()
         .map_or_else(Vec::new, |p| p.warnings.clone());
-    emit(Parts {
+
+    // 8. The BSP, from our own node builder.
+    let bsp = crate::nodes::build(&map.vertices, &walls)
+        .map_err(|why| warnings.push(format!("the map has no BSP: {why}")))
+        .ok();
+    let parts = Parts {
         title: &map.title,
         vertices: &map.vertices,
         walls: &walls,
@@ -750,9 +758,12 @@ pub fn build_textured(
         grid: &grid,
         lists: &lists,
         textures: packed.as_ref(),
-        bsp: None,
-    })
-    .map(|c| (c, warnings))
+        bsp: bsp.as_ref(),
+    };
+    let mut refused = Vec::new();
+    let compiled = emit_keeping_bsp(parts, &mut refused)?;
+    warnings.extend(refused.into_iter().map(|w| w.message));
+    Ok((compiled, warnings))
 }
 
 /// Packs the textures a [`SourceMap`]'s sectors name and gives the walls
@@ -1025,21 +1036,7 @@ pub fn build_walls(
         textures: Some(&map.textures),
         bsp: map.bsp.as_ref(),
     };
-    let compiled = match emit(parts) {
-        // A BSP the engine refuses costs only the BSP.
-        Err(e) if parts.bsp.is_some() => {
-            let compiled = emit(Parts { bsp: None, ..parts })?;
-            warnings.push(err(
-                Site::Map,
-                format!(
-                    "the map's BSP is not kept: {}",
-                    e.message.trim_start_matches("internal: ")
-                ),
-            ));
-            compiled
-        }
-        other => other?,
-    };
+    let compiled = emit_keeping_bsp(parts, &mut warnings)?;
     Ok((compiled, warnings))
 }
 
@@ -1115,6 +1112,28 @@ struct Parts<'a> {
     lists: &'a [Vec<u16>],
     textures: Option<&'a PackedTextures>,
     bsp: Option<&'a BspRecords>,
+}
+
+/// [`emit`], and if the loader refuses the BSP, again without it and
+/// with a warning: a BSP that cannot be kept costs only itself.
+fn emit_keeping_bsp(
+    parts: Parts<'_>,
+    warnings: &mut Vec<BuildWarning>,
+) -> Result<Compiled, BuildError> {
+    match emit(parts) {
+        Err(e) if parts.bsp.is_some() => {
+            let compiled = emit(Parts { bsp: None, ..parts })?;
+            warnings.push(err(
+                Site::Map,
+                format!(
+                    "the map's BSP is not kept: {}",
+                    e.message.trim_start_matches("internal: ")
+                ),
+            ));
+            Ok(compiled)
+        }
+        other => other,
+    }
 }
 
 /// Writes the compiled map and checks it with the engine's own loader.

@@ -23,6 +23,7 @@ pub mod diag;
 pub mod doom;
 pub mod import;
 pub mod inspect;
+pub mod nodes;
 pub mod text;
 pub mod texture;
 pub mod wad;

@@ -192,7 +192,7 @@ fn info_reports_the_same_figures_for_text_and_compiled() {
         "max walls per block: 3".into(),
         "textures: 0".into(),
         "texture bytes: 0".into(),
-        "BSP: none".into(),
+        "BSP: 1 nodes, 8 segs, 2 subsectors".into(),
     ];
     assert_eq!(from_text, expected);
 }
@@ -250,8 +250,20 @@ fn dump_json_describes_the_geometry() {
     assert_eq!(bm["origin_y"], -1);
     assert_eq!(bm["cols"], 9);
     assert_eq!(bm["rows"], 5);
-    // Our own maps have no BSP (no node builder yet).
-    assert!(j["bsp"].is_null());
+    // The node builder's BSP: one node splits the two rooms, one
+    // subsector a room, a seg a side of each wall (the portal's two).
+    let bsp = &j["bsp"];
+    assert_eq!(bsp["nodes"].as_array().map(Vec::len), Some(1));
+    assert_eq!(bsp["segs"].as_array().map(Vec::len), Some(8));
+    assert_eq!(
+        bsp["nodes"][0]["right"],
+        serde_json::json!({"subsector": 0})
+    );
+    assert_eq!(bsp["nodes"][0]["left"], serde_json::json!({"subsector": 1}));
+    let sectors: Vec<_> = (0..2)
+        .map(|i| bsp["subsectors"][i]["sector"].clone())
+        .collect();
+    assert_ne!(sectors[0], sectors[1]);
 
     // The same JSON from the compiled file.
     let out = dir.join("rooms.spmp");

@@ -54,6 +54,74 @@ fn every_map_compiles_without_errors_or_warnings() {
     }
 }
 
+/// Every level's BSP, from the node builder: each subsector convex (every
+/// seg on or in front of every other seg's line, within the rounding of
+/// split points) and in one sector, and each side of each wall covered by
+/// its segs exactly once.
+#[test]
+fn every_map_has_a_convex_bsp_covering_its_walls() {
+    let f = |v: Fx| v.to_num::<f64>();
+    for name in [
+        "corners.map",
+        "e1_hangar.map",
+        "stairs.map",
+        "textured.map",
+        "wad_textures.map",
+    ] {
+        let bytes = compile(name);
+        let view = engine::format::MapView::new_checked(&bytes).unwrap();
+        let bsp = view.bsp().unwrap_or_else(|| panic!("{name}: no BSP"));
+        let mut covered = vec![[0.0f64; 2]; view.wall_count()];
+        for i in 0..bsp.subsector_count() {
+            let sub = bsp.subsector(i);
+            let segs: Vec<_> = (0..sub.seg_count as usize)
+                .map(|k| bsp.seg(sub.first_seg as usize + k))
+                .collect();
+            for p in &segs {
+                let (ax, ay) = (f(p.from.x), f(p.from.y));
+                let (dx, dy) = (f(p.to.x) - ax, f(p.to.y) - ay);
+                let len = dx.hypot(dy);
+                covered[p.wall as usize][p.back as usize] += len;
+                let wall = view.wall(p.wall as usize);
+                let sector = if p.back { wall.back } else { wall.front };
+                assert_eq!(sector, sub.sector, "{name}: subsector {i}");
+                for q in &segs {
+                    for e in [q.from, q.to] {
+                        // Distance to the left of p's line: at most rounding.
+                        let left = (dx * (f(e.y) - ay) - dy * (f(e.x) - ax)) / len;
+                        assert!(left < 0.01, "{name}: subsector {i} is not convex ({left})");
+                    }
+                }
+            }
+        }
+        for (i, [front, back]) in covered.iter().enumerate() {
+            let w = view.wall(i);
+            let (a, b) = (view.vertex(w.v1 as usize), view.vertex(w.v2 as usize));
+            let len = (f(b.x) - f(a.x)).hypot(f(b.y) - f(a.y));
+            assert!(
+                (front - len).abs() < 0.01,
+                "{name}: wall {i} front {front} of {len}"
+            );
+            let want = if w.back == engine::format::NO_SECTOR {
+                0.0
+            } else {
+                len
+            };
+            assert!(
+                (back - want).abs() < 0.01,
+                "{name}: wall {i} back {back} of {want}"
+            );
+        }
+        println!(
+            "{name}: {} walls, BSP {} nodes, {} segs, {} subsectors",
+            view.wall_count(),
+            bsp.node_count(),
+            bsp.seg_count(),
+            bsp.subsector_count()
+        );
+    }
+}
+
 #[test]
 fn stairs_features() {
     let bytes = compile("stairs.map");

@@ -45,9 +45,9 @@
 //! a texture (or without a side record) is drawn in its sector's flat
 //! colour, so levels need no textures at all.
 //!
-//! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS`, kept
-//! when the compiler has them (the WAD's own, for DOOM-format maps): they
-//! come together or not at all. A child with [`SUBSECTOR_CHILD`] set is a
+//! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS` (the
+//! WAD's own for a DOOM-format map, the compiler's node builder's for a
+//! text map): they come together or not at all. A child with [`SUBSECTOR_CHILD`] set is a
 //! subsector, else a node numbered below its parent, and no node is the
 //! child of two; the root is the last node (or, with no nodes, subsector
 //! 0). So the tree has no cycles, a walk visits each node once, and the
