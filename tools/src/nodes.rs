@@ -5,7 +5,7 @@
 //! one a side). A set of segs that all lie on or in front of each other's
 //! lines bounds a convex region: a subsector. Otherwise a partition line
 //! is chosen among the segs' own lines, the one that splits fewest segs
-//! and best balances the two sides (over at most [`CANDIDATES`] lines,
+//! and best balances the two sides (over at most 32 lines,
 //! spread over the set), and each side is built in turn. Sides follow
 //! DOOM's rule: the right of the line (`cross < 0` below) is the front,
 //! child 0; a seg on the line goes with its direction.
