@@ -30,6 +30,8 @@ use crate::build::BspRecords;
 const CANDIDATES: usize = 32;
 /// A split costs this many segs of imbalance.
 const SPLIT_COST: i64 = 8;
+/// Most side tests spent proving one piece convex (a fraction of a second).
+const MAX_SIDE_TESTS: usize = 50_000_000;
 
 /// A seg while building: its ends in 16.16 bits, its wall and side, and
 /// the sector it faces.
@@ -135,7 +137,7 @@ fn node(segs: Vec<Seg>, depth: usize, out: &mut BspRecords) -> Result<u16, Strin
             config::MAX_BSP_DEPTH
         ));
     }
-    let Some(p) = choose(&segs) else {
+    let Some(p) = choose(&segs)? else {
         return subsector(segs, out);
     };
     let (mut front, mut back) = (Vec::new(), Vec::new());
@@ -176,7 +178,7 @@ fn node(segs: Vec<Seg>, depth: usize, out: &mut BspRecords) -> Result<u16, Strin
 
 /// The best partition among the segs' lines that leaves segs behind it;
 /// `None` if there is none (the segs bound a convex region).
-fn choose(segs: &[Seg]) -> Option<Seg> {
+fn choose(segs: &[Seg]) -> Result<Option<Seg>, String> {
     // The cost of partition `p`, if it leaves anything behind it.
     let cost = |p: &Seg| {
         let (mut front, mut back, mut cuts) = (0i64, 0i64, 0i64);
@@ -189,21 +191,29 @@ fn choose(segs: &[Seg]) -> Option<Seg> {
         }
         (back + cuts > 0).then_some(cuts * SPLIT_COST + (front - back).abs())
     };
-    let best = |candidates: &mut dyn Iterator<Item = &Seg>| {
-        candidates
-            .filter_map(|p| cost(p).map(|c| (c, *p)))
-            .min_by_key(|(c, _)| *c)
-            .map(|(_, p)| p)
-    };
     let step = segs.len().div_ceil(CANDIDATES).max(1);
-    // A sample that sees a convex set is checked against every line.
-    best(&mut segs.iter().step_by(step)).or_else(|| {
-        if step > 1 {
-            best(&mut segs.iter())
-        } else {
-            None
+    let best = segs
+        .iter()
+        .step_by(step)
+        .filter_map(|p| cost(p).map(|c| (c, *p)))
+        .min_by_key(|(c, _)| *c)
+        .map(|(_, p)| p);
+    if best.is_some() || step == 1 {
+        return Ok(best);
+    }
+    // The sample saw a convex set: any line with segs behind it will do.
+    // Proving a set convex takes a side test per pair, so a set too large
+    // to prove within the budget gets no BSP rather than a slow compile.
+    let mut budget = MAX_SIDE_TESTS;
+    for p in segs {
+        budget = budget
+            .checked_sub(segs.len())
+            .ok_or("a piece has too many segs to prove it convex")?;
+        if cost(p).is_some() {
+            return Ok(Some(*p));
         }
-    })
+    }
+    Ok(None)
 }
 
 fn subsector(segs: Vec<Seg>, out: &mut BspRecords) -> Result<u16, String> {
@@ -280,6 +290,20 @@ mod tests {
                     .all(|q| matches!(classify(&s(p), &s(q)), Split::Front))
             })
         })
+    }
+
+    #[test]
+    fn a_convex_room_of_many_walls_is_one_subsector() {
+        // The parabola y = x^2 / 2 from x = 0 to 180, closed by its chord:
+        // strictly convex, with more walls than the partitions sampled, so
+        // convexity is proven line by line.
+        let mut points: Vec<Vec2> = (0..=180).map(|x| Vec2::from_int(x, x * x / 2)).collect();
+        points.reverse();
+        let n = points.len() as u16;
+        let walls: Vec<WallRecord> = (0..n).map(|i| wall(i, (i + 1) % n, 0, NO_SECTOR)).collect();
+        let bsp = build(&points, &walls).unwrap();
+        assert_eq!((bsp.nodes.len(), bsp.subsectors.len()), (0, 1));
+        assert_eq!(bsp.segs.len(), walls.len());
     }
 
     #[test]
