@@ -20,7 +20,8 @@ pub const MAX_BSP_SUBSECTORS: usize = 32_767;
 pub const MAX_BSP_SEGS: usize = 262_144;
 /// Deepest BSP accepted: nodes from the root to the farthest subsector. A
 /// front-to-back walk keeps one pending node per level, so this bounds
-/// its stack. DOOM's node builders give Freedoom's maps 10 to 40.
+/// its stack. Freedoom's own trees are 16 to 64 deep (median 31); our
+/// node builder's, on the same maps' walls, at most 53.
 pub const MAX_BSP_DEPTH: usize = 96;
 /// Most things (player starts and entity spawns) in one map.
 pub const MAX_THINGS: usize = 8_192;

@@ -28,6 +28,9 @@ use crate::build::BspRecords;
 
 /// Most partition lines tried at each node.
 const CANDIDATES: usize = 32;
+/// How far (16.16 units, here 1/16384 of a map unit) a point may lie off
+/// a line and still count as on it.
+const ON_LINE: f64 = 4.0;
 /// A split costs this many segs of imbalance.
 const SPLIT_COST: i64 = 8;
 /// Most side tests spent proving one piece convex (a fraction of a second).
@@ -66,7 +69,19 @@ enum Split {
 }
 
 fn classify(p: &Seg, seg: &Seg) -> Split {
-    let (sa, sb) = (side(p, seg.a), side(p, seg.b));
+    // A point within ON_LINE of the line counts as on it: split points are
+    // rounded, and without this a piece whose rounded end lies a hair
+    // behind its partition would be shaved again at every level below.
+    let (dx, dy) = p.dir();
+    let tolerance = ON_LINE * (dx as f64).hypot(dy as f64);
+    let snap = |side: i128| {
+        if (side as f64).abs() <= tolerance {
+            0
+        } else {
+            side
+        }
+    };
+    let (sa, sb) = (snap(side(p, seg.a)), snap(side(p, seg.b)));
     if sa <= 0 && sb <= 0 {
         if sa == 0 && sb == 0 {
             // On the line: with its direction.

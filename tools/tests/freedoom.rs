@@ -262,6 +262,26 @@ fn check_bsp(wad: &[u8], map: &str, compiled: &[u8]) {
     }
 }
 
+/// Our node builder on real, untidy geometry (crossing lines, sectors that
+/// touch themselves): it builds a BSP of every Freedoom map's walls within
+/// the depth limit, about as large as the WAD's own.
+fn check_node_builder(map: &str, compiled: &[u8]) {
+    let view = engine::format::MapView::new_checked(compiled).unwrap();
+    let vertices: Vec<Vec2> = (0..view.vertex_count())
+        .map(|i| Vec2::new(view.vertex(i).x, view.vertex(i).y))
+        .collect();
+    let walls: Vec<_> = (0..view.wall_count()).map(|i| view.wall(i)).collect();
+    let ours = tools::nodes::build(&vertices, &walls).unwrap_or_else(|e| panic!("{map}: {e}"));
+    let theirs = view.bsp().unwrap();
+    let ratio = ours.segs.len() as f64 / theirs.seg_count() as f64;
+    assert!(
+        (0.8..1.5).contains(&ratio),
+        "{map}: {} segs against the WAD's {}",
+        ours.segs.len(),
+        theirs.seg_count()
+    );
+}
+
 /// Compiles and walks every map of one IWAD; returns (map, warnings).
 fn compile_and_walk_all(wad: &str, expected_maps: usize) -> Vec<(String, usize)> {
     let bytes = read_wad(wad);
@@ -287,6 +307,7 @@ fn compile_and_walk_all(wad: &str, expected_maps: usize) -> Vec<(String, usize)>
         );
         walks_from_things(&imported.compiled.bytes, &map.name, 6, 150);
         check_bsp(&bytes, &map.name, &imported.compiled.bytes);
+        check_node_builder(&map.name, &imported.compiled.bytes);
         counts.push((map.name.clone(), imported.warnings.len()));
     }
     let total: usize = counts.iter().map(|(_, n)| n).sum();
