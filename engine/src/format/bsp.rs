@@ -4,9 +4,10 @@
 
 use super::bytes::{i32_at, u16_at, u32_at};
 use super::error::BspFault;
+use super::view::{in_range, record, too_many, whole_records};
 use super::{
-    size, BspBox, BspNodeRecord, BspSegRecord, LoadError, SubsectorRecord, VertexRecord,
-    SUBSECTOR_CHILD,
+    size, tag, BspBox, BspNodeRecord, BspSegRecord, LoadError, MapView, SubsectorRecord,
+    VertexRecord, NO_SECTOR, SUBSECTOR_CHILD,
 };
 use crate::config;
 use crate::math::Fx;
@@ -22,53 +23,28 @@ pub struct BspView<'a> {
     subsectors: &'a [u8],
 }
 
-/// What the checks need to know of the rest of the map: its wall and
-/// sector counts and whether a wall has a back side.
-pub(super) struct Context<F: Fn(usize) -> bool> {
-    pub(super) walls: usize,
-    pub(super) sectors: usize,
-    pub(super) has_back: F,
-}
-
 impl<'a> BspView<'a> {
     /// The BSP of three section bodies (none: no BSP), checked against the
-    /// rest of the map.
-    pub(super) fn parse<F: Fn(usize) -> bool>(
+    /// rest of `map` (its walls and sectors already checked).
+    pub(super) fn parse(
         nodes: Option<&'a [u8]>,
         segs: Option<&'a [u8]>,
         subsectors: Option<&'a [u8]>,
-        map: &Context<F>,
+        map: &MapView<'_>,
     ) -> Result<Option<BspView<'a>>, LoadError> {
         let (nodes, segs, subsectors) = match (nodes, segs, subsectors) {
             (None, None, None) => return Ok(None),
             (Some(n), Some(s), Some(u)) => (n, s, u),
             _ => return Err(LoadError::BadBsp(BspFault::Incomplete)),
         };
-        let whole = |body: &[u8], record: usize, t: [u8; 4]| {
-            if body.len().is_multiple_of(record) {
-                Ok(())
-            } else {
-                Err(LoadError::BadSectionLength(t))
-            }
-        };
-        whole(nodes, size::BSP_NODE, super::tag::BSP_NODES)?;
-        whole(segs, size::BSP_SEG, super::tag::BSP_SEGS)?;
-        whole(subsectors, size::BSP_SUBSECTOR, super::tag::BSP_SUBSECTORS)?;
         let view = BspView {
-            nodes,
-            segs,
-            subsectors,
+            nodes: whole_records(nodes, tag::BSP_NODES, size::BSP_NODE)?,
+            segs: whole_records(segs, tag::BSP_SEGS, size::BSP_SEG)?,
+            subsectors: whole_records(subsectors, tag::BSP_SUBSECTORS, size::BSP_SUBSECTOR)?,
         };
-        let limit = |what, count, max| {
-            if count > max {
-                Err(LoadError::TooMany { what, count, max })
-            } else {
-                Ok(())
-            }
-        };
-        limit("BSP nodes", view.node_count(), config::MAX_BSP_NODES)?;
-        limit("BSP segs", view.seg_count(), config::MAX_BSP_SEGS)?;
-        limit(
+        too_many("BSP nodes", view.node_count(), config::MAX_BSP_NODES)?;
+        too_many("BSP segs", view.seg_count(), config::MAX_BSP_SEGS)?;
+        too_many(
             "subsectors",
             view.subsector_count(),
             config::MAX_BSP_SUBSECTORS,
@@ -82,11 +58,12 @@ impl<'a> BspView<'a> {
         Ok(Some(view))
     }
 
-    fn check_segs<F: Fn(usize) -> bool>(&self, map: &Context<F>) -> Result<(), LoadError> {
+    fn check_segs(&self, map: &MapView<'_>) -> Result<(), LoadError> {
+        let walls = map.wall_count();
         for i in 0..self.seg_count() {
             let d = self.seg_bytes(i);
             let s = self.seg(i);
-            if s.wall as usize >= map.walls {
+            if s.wall as usize >= walls {
                 return Err(LoadError::IndexOutOfRange {
                     what: "BSP seg",
                     index: i,
@@ -94,12 +71,12 @@ impl<'a> BspView<'a> {
                 });
             }
             let side = u16_at(d, 18);
-            if side > 1 || (side == 1 && !(map.has_back)(s.wall as usize)) {
+            if side > 1 || (side == 1 && map.wall(s.wall as usize).back == NO_SECTOR) {
                 return Err(LoadError::BadBsp(BspFault::BadSide { seg: i }));
             }
             if ![s.from.x, s.from.y, s.to.x, s.to.y]
                 .into_iter()
-                .all(super::view::in_range)
+                .all(in_range)
             {
                 return Err(LoadError::ValueOutOfRange {
                     what: "BSP seg",
@@ -110,7 +87,7 @@ impl<'a> BspView<'a> {
         Ok(())
     }
 
-    fn check_subsectors<F: Fn(usize) -> bool>(&self, map: &Context<F>) -> Result<(), LoadError> {
+    fn check_subsectors(&self, map: &MapView<'_>) -> Result<(), LoadError> {
         let segs = self.seg_count();
         for i in 0..self.subsector_count() {
             let s = self.subsector(i);
@@ -125,7 +102,7 @@ impl<'a> BspView<'a> {
                     value: s.first_seg,
                 });
             }
-            if s.sector as usize >= map.sectors {
+            if s.sector as usize >= map.sector_count() {
                 return Err(LoadError::IndexOutOfRange {
                     what: "subsector",
                     index: i,
@@ -152,7 +129,7 @@ impl<'a> BspView<'a> {
                     .iter()
                     .flat_map(|b| [b.top, b.bottom, b.left, b.right]),
             );
-            if !coords.into_iter().all(super::view::in_range) {
+            if !coords.into_iter().all(in_range) {
                 return Err(LoadError::ValueOutOfRange {
                     what: "BSP node",
                     index: i,
@@ -242,7 +219,7 @@ impl<'a> BspView<'a> {
 
     /// Node `i`.
     pub fn node(&self, i: usize) -> BspNodeRecord {
-        let d = super::view::record(self.nodes, i).unwrap_or(&[0; size::BSP_NODE]);
+        let d = record(self.nodes, i).unwrap_or(&[0; size::BSP_NODE]);
         let fx = |o: usize| Fx::from_bits(i32_at(d, o));
         let bbox = |o: usize| BspBox {
             top: fx(o),
@@ -261,7 +238,7 @@ impl<'a> BspView<'a> {
     }
 
     fn seg_bytes(&self, i: usize) -> &'a [u8; size::BSP_SEG] {
-        super::view::record(self.segs, i).unwrap_or(&[0; size::BSP_SEG])
+        record(self.segs, i).unwrap_or(&[0; size::BSP_SEG])
     }
 
     /// Seg `i`.
@@ -281,7 +258,7 @@ impl<'a> BspView<'a> {
 
     /// Subsector `i`.
     pub fn subsector(&self, i: usize) -> SubsectorRecord {
-        let d = super::view::record(self.subsectors, i).unwrap_or(&[0; size::BSP_SUBSECTOR]);
+        let d = record(self.subsectors, i).unwrap_or(&[0; size::BSP_SUBSECTOR]);
         SubsectorRecord {
             first_seg: u32_at(d, 0),
             seg_count: u16_at(d, 4),

@@ -1,6 +1,6 @@
 //! The checked, zero-copy view over a compiled map.
 
-use super::bsp::{BspView, Context};
+use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
@@ -124,12 +124,16 @@ impl<'a> Sections<'a> {
     }
 
     fn records(&self, t: [u8; 4], record: usize) -> Result<&'a [u8], LoadError> {
-        let body = self.get(t).ok_or(LoadError::MissingSection(t))?;
-        if body.len() % record != 0 {
-            return Err(LoadError::BadSectionLength(t));
-        }
-        Ok(body)
+        whole_records(self.get(t).ok_or(LoadError::MissingSection(t))?, t, record)
     }
+}
+
+/// `body`, the section tagged `t`, if it is a whole number of `record`s.
+pub(super) fn whole_records(body: &[u8], t: [u8; 4], record: usize) -> Result<&[u8], LoadError> {
+    if !body.len().is_multiple_of(record) {
+        return Err(LoadError::BadSectionLength(t));
+    }
+    Ok(body)
 }
 
 pub(super) fn in_range(v: Fx) -> bool {
@@ -137,7 +141,7 @@ pub(super) fn in_range(v: Fx) -> bool {
     v >= -limit && v <= limit
 }
 
-fn too_many(what: &'static str, count: usize, max: usize) -> Result<(), LoadError> {
+pub(super) fn too_many(what: &'static str, count: usize, max: usize) -> Result<(), LoadError> {
     if count > max {
         Err(LoadError::TooMany { what, count, max })
     } else {
@@ -231,17 +235,11 @@ impl<'a> MapView<'a> {
         view.check_things()?;
         view.check_blockmap()?;
         // After the walls and sectors, which the BSP refers to.
-        let walls = view.wall_count();
-        let context = Context {
-            walls,
-            sectors: view.sector_count(),
-            has_back: |w: usize| view.wall(w).back != NO_SECTOR,
-        };
         view.bsp = BspView::parse(
             sections.get(tag::BSP_NODES),
             sections.get(tag::BSP_SEGS),
             sections.get(tag::BSP_SUBSECTORS),
-            &context,
+            &view,
         )?;
         // Keep the view honest even if a check above is ever relaxed.
         view.title = title;
