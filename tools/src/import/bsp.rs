@@ -11,9 +11,7 @@
 //! the engine loader's: [`crate::build::build_walls`] compiles the map
 //! without the BSP, with a warning, if the loader refuses it.
 
-use engine::format::{
-    BspBox, BspNodeRecord, BspSegRecord, SubsectorRecord, VertexRecord, SUBSECTOR_CHILD,
-};
+use engine::format::{BspBox, BspNodeRecord, BspSegRecord, SubsectorRecord, VertexRecord};
 use engine::math::{Fx, Vec2};
 
 use crate::build::{BspRecords, SourceWall};
@@ -115,14 +113,6 @@ pub(super) fn convert(
             }
         })
         .collect::<Vec<_>>();
-    // A subsector child's number must fit below the marker bit.
-    if nodes.iter().any(|n| {
-        n.child.iter().any(|&c| {
-            c & SUBSECTOR_CHILD != 0 && (c & !SUBSECTOR_CHILD) as usize >= subsectors.len()
-        })
-    }) {
-        return Err("a node names a subsector that does not exist".into());
-    }
     Ok(BspRecords {
         nodes,
         segs,
