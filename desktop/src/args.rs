@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use engine::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
+use engine::render::Walk;
 
 use crate::config::MAX_FPS_CAP;
 
@@ -91,6 +92,10 @@ OPTIONS:
                         the first player start, 256 facings 1.40625 degrees
                         apart (angleturn 256 a tic) from its own angle,
                         counter-clockwise, instead of the seeded set
+    --walk WALK         the timedemo's walk: `columns` (one ray a column
+                        through the sector graph, the default) or `bsp`
+                        (through the map's BSP, nearest subsector first;
+                        columns for a map without one)
     --width W           render width in pixels (default 320, at most 1024)
     --height H          render height in pixels (default 200, at most 768)
     --scale N           window size: N times the picture, 1 to 8
@@ -158,6 +163,8 @@ pub struct Args {
     pub seed: Option<u64>,
     /// `--spin`: the timedemo turns in place at the player start.
     pub spin: bool,
+    /// `--walk`: the timedemo's walk (`None`: the renderer's default).
+    pub walk: Option<Walk>,
 }
 
 impl Default for Args {
@@ -184,6 +191,7 @@ impl Default for Args {
             runs: None,
             seed: None,
             spin: false,
+            walk: None,
         }
     }
 }
@@ -242,6 +250,13 @@ where
             "--mouse" => no_value(&mut out.mouse)?,
             "--timedemo" => no_value(&mut out.timedemo)?,
             "--spin" => no_value(&mut out.spin)?,
+            "--walk" => {
+                out.walk = Some(match value(name)?.to_str() {
+                    Some("columns") => Walk::Columns,
+                    Some("bsp") => Walk::Bsp,
+                    _ => return Err("--walk takes `columns` or `bsp`".into()),
+                })
+            }
             "--runs" => out.runs = Some(number(name, &value(name)?, 1, MAX_RUNS as u64)? as u32),
             "--seed" => out.seed = Some(number(name, &value(name)?, 0, u64::MAX)?),
             "--map" => out.map = Some(value(name)?.into()),
@@ -292,6 +307,9 @@ fn check_timedemo(a: &Args) -> Result<(), String> {
         }
         if a.spin {
             return Err("--spin goes with --timedemo".into());
+        }
+        if a.walk.is_some() {
+            return Err("--walk goes with --timedemo".into());
         }
         return Ok(());
     }
@@ -453,6 +471,15 @@ mod tests {
         assert_eq!(e(&["--runs", "3"]), "--runs goes with --timedemo");
         assert_eq!(e(&["--seed", "3"]), "--seed goes with --timedemo");
         assert_eq!(e(&["--spin"]), "--spin goes with --timedemo");
+        assert_eq!(e(&["--walk", "bsp"]), "--walk goes with --timedemo");
+        assert_eq!(
+            e(&["--timedemo", "--walk", "rays"]),
+            "--walk takes `columns` or `bsp`"
+        );
+        assert_eq!(
+            run(&["--timedemo", "--walk=bsp"]).unwrap().walk,
+            Some(Walk::Bsp)
+        );
         assert_eq!(
             e(&["--timedemo", "--spin", "--seed", "2"]),
             "--spin turns at the player start: it takes no --seed"

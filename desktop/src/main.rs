@@ -91,6 +91,7 @@ fn run(args: &Args) -> Result<(), String> {
             runs: args.runs.unwrap_or(timedemo::DEFAULT_RUNS),
             seed: args.seed.unwrap_or(timedemo::DEFAULT_SEED),
             spin: args.spin,
+            walk: args.walk.unwrap_or_default(),
         };
         let mut out = std::io::stdout().lock();
         timedemo::run(level, &opts, &mut out).map_err(error)?;

@@ -36,7 +36,9 @@ use std::time::Instant;
 use engine::config::player;
 use engine::game::Game;
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render_game_from, render_scene, Camera, Frame, RenderStats, Sprite};
+use engine::render::{
+    render_game_from_by, render_scene_by, Camera, Frame, RenderStats, Sprite, Walk,
+};
 use engine::world::Level;
 
 /// Frames per run when `--frames` does not say.
@@ -240,6 +242,8 @@ pub struct Options {
     pub seed: u64,
     /// Turn in place at the player start ([`spin_viewpoints`]) instead.
     pub spin: bool,
+    /// Which walk renders.
+    pub walk: Walk,
 }
 
 /// What a timedemo measured.
@@ -367,9 +371,16 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     };
     let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
         if opts.spin {
-            render_scene(game.level(), camera, &shades, &spin_sprites, frame)
+            render_scene_by(
+                game.level(),
+                camera,
+                &shades,
+                &spin_sprites,
+                frame,
+                opts.walk,
+            )
         } else {
-            render_game_from(&game, camera, &shades, frame)
+            render_game_from_by(&game, camera, &shades, frame, opts.walk)
         }
     };
     let which = if opts.spin {
@@ -383,9 +394,16 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
             opts.seed,
         )
     };
+    // The walk is named only when it is not the default, so the line
+    // stays as it was for every run that does not ask for one.
+    let walk = match opts.walk {
+        Walk::Columns => "",
+        Walk::Bsp if game.level().map().bsp().is_some() => ", BSP walk",
+        Walk::Bsp => ", BSP walk asked for, the map has no BSP",
+    };
     writeln!(
         out,
-        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs",
+        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs{walk}",
         opts.title,
         views.cameras.len(),
         opts.frames,
@@ -600,6 +618,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
+            walk: Walk::Columns,
         };
         let mut out = Vec::new();
         let s = run(level, &opts, &mut out).unwrap();
@@ -621,6 +640,14 @@ mod tests {
         run(Level::load(&bytes).unwrap(), &spin, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs\n"), "{text}");
+        let bsp = Options {
+            walk: Walk::Bsp,
+            ..opts.clone()
+        };
+        let mut out = Vec::new();
+        run(Level::load(&bytes).unwrap(), &bsp, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, BSP walk\n"), "{text}");
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
             "{text}"
@@ -640,6 +667,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
+            walk: Walk::Columns,
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],

@@ -726,15 +726,15 @@ pub(crate) mod slow {
 /// rays `D` have `D x P >= 0` and those with `D x P <= 0`, each a prefix
 /// or a suffix of the screen (see the module's notes).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-struct Sides {
-    nonneg: (usize, usize),
-    nonpos: (usize, usize),
+pub(crate) struct Sides {
+    pub(crate) nonneg: (usize, usize),
+    pub(crate) nonpos: (usize, usize),
 }
 
 /// [`Sides`] of a point `(x, y)` (below 2^34 in magnitude): the sign of
 /// `D x P` at both ends of the screen and, if it changes, a binary search
 /// for where.
-fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
+pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
     let w = rays.columns();
     let g = |i: usize| {
         let (dx, dy) = rays.ray(i);
@@ -850,7 +850,7 @@ impl SidesMemo {
 }
 
 /// Each column's ray.
-trait Rays {
+pub(crate) trait Rays {
     /// Columns.
     fn columns(&self) -> usize;
     /// Column `x`'s ray, 16.16 bits (each component below 2^18).
@@ -883,7 +883,7 @@ impl Rays for View<'_> {
 }
 
 /// The intersection of two column ranges.
-fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+pub(crate) fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
     (a.0.max(b.0), a.1.min(b.1))
 }
 

@@ -99,7 +99,6 @@ pub(crate) fn number(sector_light: u8, contrast: i32) -> usize {
 /// `SCALE_DEPTHS[j] = SCALE_NUMERATOR / j`: the scale step of a depth
 /// `d` is at least `j` exactly when `d <= SCALE_DEPTHS[j]` (entry 0
 /// holds every depth).
-#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
 static SCALE_DEPTHS: [i64; MAX_LIGHT_SCALE] = {
     let mut t = [i64::MAX; MAX_LIGHT_SCALE];
     let mut j = 1;
@@ -123,6 +122,22 @@ pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
     #[cfg(not(target_pointer_width = "64"))]
     let step = SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1);
     by_step(n, step as u64)
+}
+
+/// DOOM's scale step of `depth` (16.16 bits), `SCALE_NUMERATOR / depth`
+/// (at most 47), found from a step `guess` near it (the last column's)
+/// by the depths where it changes: no division.
+#[inline]
+pub(crate) fn step_near(depth: i64, guess: usize) -> usize {
+    let d = depth.max(1);
+    let mut j = guess.min(MAX_LIGHT_SCALE - 1);
+    while j > 0 && SCALE_DEPTHS.get(j).is_some_and(|&t| d > t) {
+        j -= 1;
+    }
+    while SCALE_DEPTHS.get(j + 1).is_some_and(|&t| d <= t) {
+        j += 1;
+    }
+    j
 }
 
 /// [`by_scale`] for a depth whose scale step `SCALE_NUMERATOR / depth`
@@ -219,6 +234,9 @@ mod tests {
             let d = d.max(1);
             let want = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
             assert_eq!(step_by_search(d), want, "{d}");
+            for guess in [0, 1, want, want + 1, 20, 47, 99] {
+                assert_eq!(step_near(d, guess), want, "{d} from {guess}");
+            }
             for n in [0, 7, 15] {
                 assert_eq!(by_scale(n, d), SCALE_LIGHT[n][want] as usize, "{d}");
                 assert_eq!(by_scale(n, d * 997), {

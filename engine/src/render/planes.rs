@@ -47,7 +47,7 @@ pub(crate) const SKY_PLANE: u16 = u16::MAX - 1;
 
 /// A floor or ceiling: everything that decides its pixels.
 #[derive(Copy, Clone, Debug)]
-struct Plane<'a> {
+pub(crate) struct Plane<'a> {
     /// What it shows (never the sky).
     surface: Surface<'a>,
     /// Its texture, or `0x1_0000 +` its colour: with `n` and `height`,
@@ -191,18 +191,13 @@ impl<'a> Planes<'a> {
         target: &mut Target<'_, P>,
     ) {
         if !self.keep(plane, ceiling, (y0, y1)) {
-            if let Some(p) = self.planes.get(plane as usize) {
-                for y in y0..y1 {
-                    draw_span(target, p, self.frame, y, x, x);
-                }
-            }
+            self.draw_now(plane, (y0, y1), x, target);
         }
     }
 
     /// [`Planes::run`] for a plane not [`Planes::known`] yet: `surface`
-    /// (not the sky), light number `n`, `height` from the eye. Returns
-    /// the plane, to be memorised, or draws the run now if there is no
-    /// room for the plane.
+    /// (not the sky), light number `n`, `height` from the eye. The plane
+    /// is memorised, or if there is no room for it the run is drawn now.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add_run<P: Pixel>(
         &mut self,
@@ -216,6 +211,26 @@ impl<'a> Planes<'a> {
         height: u64,
         target: &mut Target<'_, P>,
     ) {
+        match self.plane_for(cache, sector, ceiling, surface, n, height) {
+            Ok(plane) => self.run(plane, ceiling, rows, x, target),
+            // No room: drawn now, the same pixels.
+            Err(unlisted) => self.draw_plane_now(&unlisted, rows, x, target),
+        }
+    }
+
+    /// The number of the ceiling (`ceiling`) or floor of `sector`, not
+    /// [`Planes::known`] yet: `surface` (not the sky), light number `n`,
+    /// `height` from the eye; memorised. `Err` with the plane itself if
+    /// there is no room for it (its runs are then drawn on the spot).
+    pub(crate) fn plane_for(
+        &mut self,
+        cache: &FrameCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        surface: Surface<'a>,
+        n: usize,
+        height: u64,
+    ) -> Result<u16, Plane<'a>> {
         let s = cache.get(sector);
         let texture = if ceiling {
             s.ceiling_texture
@@ -235,14 +250,37 @@ impl<'a> Planes<'a> {
         };
         let plane = self.plane_of(new);
         if plane == NO_PLANE {
-            // No room: drawn now, the same pixels.
-            for y in rows.0..rows.1 {
-                draw_span(target, &new, self.frame, y, x, x);
-            }
-            return;
+            return Err(new);
         }
         self.remember(sector, ceiling, plane);
-        self.run(plane, ceiling, rows, x, target);
+        Ok(plane)
+    }
+
+    /// Draws rows `(y0, y1)` of column `x` of plane `plane` now, one
+    /// pixel a span (the same pixels as in longer spans).
+    pub(crate) fn draw_now<P: Pixel>(
+        &self,
+        plane: u16,
+        rows: (usize, usize),
+        x: usize,
+        target: &mut Target<'_, P>,
+    ) {
+        if let Some(p) = self.planes.get(plane as usize) {
+            self.draw_plane_now(p, rows, x, target);
+        }
+    }
+
+    /// [`Planes::draw_now`] for a plane not in the table.
+    pub(crate) fn draw_plane_now<P: Pixel>(
+        &self,
+        p: &Plane<'_>,
+        (y0, y1): (usize, usize),
+        x: usize,
+        target: &mut Target<'_, P>,
+    ) {
+        for y in y0..y1 {
+            draw_span(target, p, self.frame, y, x, x);
+        }
     }
 
     /// Memorises the plane of a sector slot's ceiling or floor.

@@ -74,7 +74,7 @@ const EMPTY_SLOT: u16 = u16::MAX;
 /// The smallest depth projection divides by: 1/64 map unit, in 16.16 bits.
 pub(crate) const MIN_DEPTH: i64 = 1 << 10;
 /// The largest depth kept (far beyond any map), in 16.16 bits.
-const MAX_DEPTH: i64 = 1 << 40;
+pub(crate) const MAX_DEPTH: i64 = 1 << 40;
 /// Most see-through middle textures recorded in one column; more are
 /// dropped (and counted).
 pub(crate) const MAX_MASKED_PER_COLUMN: usize = 32;
@@ -219,11 +219,18 @@ impl<'a> View<'a> {
     /// by multiplication instead of division.
     #[inline]
     pub(crate) fn project_inv(&self, dh: i64, inv: Inverse) -> i64 {
+        (self.project_frac(dh, inv) + 0x7fff) >> 16
+    }
+
+    /// The screen image of the height `dh` at the depth of `inv`, 16.16
+    /// bits (truncated towards the horizon), before
+    /// [`View::project_inv`] rounds it to a row.
+    #[inline]
+    pub(crate) fn project_frac(&self, dh: i64, inv: Inverse) -> i64 {
         // As in `project_rel`: |off| < 2^59.
         let off = (dh * self.width) << 15;
         let q = inv.divide(off.unsigned_abs()) as i64;
-        let y = (self.height << 15) - if off < 0 { -q } else { q };
-        (y + 0x7fff) >> 16
+        (self.height << 15) - if off < 0 { -q } else { q }
     }
 
     /// Camera-relative (depth, sideways) coordinates of a camera-relative
@@ -444,10 +451,10 @@ pub(crate) struct SpriteClip {
 
 /// The depth of a hit as the exact fraction `num / den`, `den > 0`.
 #[derive(Copy, Clone, Debug)]
-struct Depth {
-    num: i128,
+pub(crate) struct Depth {
+    pub(crate) num: i128,
     /// Positive, below 2^51.
-    den: u64,
+    pub(crate) den: u64,
 }
 
 impl Depth {
@@ -467,7 +474,7 @@ impl Depth {
     }
 
     /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
-    fn bits(self) -> i64 {
+    pub(crate) fn bits(self) -> i64 {
         let den = self.den.max(1);
         // The usual cases are hits in front (numerator at least 0).
         if let Ok(num) = u64::try_from(self.num) {
@@ -508,8 +515,8 @@ impl Depth {
 
 /// Where a ray leaves a sector through a wall.
 #[derive(Copy, Clone, Debug)]
-struct Hit {
-    depth: Depth,
+pub(crate) struct Hit {
+    pub(crate) depth: Depth,
     /// `D x (A - P)` and `D x (B - P)`: how far each end lies off the ray.
     ca: i64,
     cb: i64,
@@ -520,7 +527,7 @@ struct Hit {
 impl Hit {
     /// The distance of the hit from the start of the side seen (`a` for
     /// the front, `b` for the back), 16.16 bits, for a wall of `length`.
-    fn along(&self, length: Fx) -> i64 {
+    pub(crate) fn along(&self, length: Fx) -> i64 {
         let near = if self.front { self.ca } else { self.cb };
         let (n, d) = (near.unsigned_abs(), (self.ca - self.cb).unsigned_abs());
         // Keep the divisor below 2^31 so that the fraction fits.
@@ -541,7 +548,7 @@ impl Hit {
 /// `cross` gives `e.cross()`, which does not depend on the ray (the
 /// frame cache keeps it). Exact; may be negative (behind).
 #[inline]
-fn exit_depth(
+pub(crate) fn exit_depth(
     dx: i64,
     dy: i64,
     e: &Ends,
@@ -629,7 +636,7 @@ fn rows(y0: i64, y1: i64) -> Option<(usize, usize)> {
 /// once per frame with the rest of the wall's [`Prepared`]; the ends
 /// themselves are needed only for a sprite within the wall's depths.
 #[derive(Copy, Clone, Debug)]
-struct Occluder {
+pub(crate) struct Occluder {
     near: i64,
     far: i64,
     /// The sign of `(A - P) x (B - P)`: negative with the camera in front.
@@ -651,7 +658,7 @@ impl Occluder {
     /// DOOM's rule: wholly nearer, or spanning the sprite's depth with the
     /// sprite on the far side of its line.
     #[inline]
-    fn hides(&self, s: &SpriteClip, ends: impl FnOnce() -> Ends) -> bool {
+    pub(crate) fn hides(&self, s: &SpriteClip, ends: impl FnOnce() -> Ends) -> bool {
         if self.far <= s.depth {
             return true;
         }
@@ -691,11 +698,11 @@ fn clip_sprites(
 /// and offset.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Part {
-    texture: u16,
+    pub(crate) texture: u16,
     /// Where the frame cache keeps the texture's view (see
     /// [`FrameCache::keep_texture`]).
-    slot: u8,
-    top: i64,
+    pub(crate) slot: u8,
+    pub(crate) top: i64,
 }
 
 impl Part {
@@ -716,43 +723,50 @@ pub(crate) struct Prepared {
     pub(crate) front: bool,
     /// The sector behind (`None`: one-sided), and its slot in the frame
     /// cache ([`EMPTY_SLOT`]: not known).
-    next: Option<SectorId>,
-    next_slot: u16,
+    pub(crate) next: Option<SectorId>,
+    pub(crate) next_slot: u16,
     /// The wall's length, 16.16 bits.
-    length: Fx,
+    pub(crate) length: Fx,
     /// Where the wall's top and bottom are: the sector's ceiling (or,
     /// DOOM's sky hack, the back ceiling) and floor.
-    top: i64,
-    floor: i64,
+    pub(crate) top: i64,
+    pub(crate) floor: i64,
     /// A portal's back ceiling and floor, and whether the upper and lower
     /// walls show (the back ceiling lower, the back floor higher).
-    back_ceiling: i64,
-    back_floor: i64,
-    upper_shows: bool,
-    lower_shows: bool,
+    pub(crate) back_ceiling: i64,
+    pub(crate) back_floor: i64,
+    pub(crate) upper_shows: bool,
+    pub(crate) lower_shows: bool,
     /// `|ceiling - eye|` of the sector, for its plane (not `|top|`
     /// under the sky hack; the floor's is `|floor|`).
-    ceiling_height: u64,
+    pub(crate) ceiling_height: u64,
     /// Light numbers ([`light::number`]) of the planes and of the wall
     /// (with its fake contrast).
-    plane_light: u8,
-    wall_light: u8,
+    pub(crate) plane_light: u8,
+    pub(crate) wall_light: u8,
     /// The sector's wall colour (untextured walls).
-    wall_color: u8,
+    pub(crate) wall_color: u8,
     /// The side's x offset, 16.16.
-    x_offset: i32,
-    upper: Part,
-    lower: Part,
+    pub(crate) x_offset: i32,
+    pub(crate) upper: Part,
+    pub(crate) lower: Part,
     /// A one-sided wall's texture, or a portal's see-through one.
-    middle: Part,
+    pub(crate) middle: Part,
     /// Which sprites the wall hides.
-    occluder: Occluder,
+    pub(crate) occluder: Occluder,
+}
+
+impl Prepared {
+    /// The wall's four heights relative to the eye, in [`Height`] order.
+    pub(crate) fn heights(&self) -> [i64; 4] {
+        [self.top, self.floor, self.back_ceiling, self.back_floor]
+    }
 }
 
 /// [`Prepared`] for `wall` seen from its front (`front`) or back, leaving
 /// `sector` (decoded: `here`) for `there` (`None`: one-sided).
 #[allow(clippy::too_many_arguments)]
-fn prepare<'a>(
+pub(crate) fn prepare<'a>(
     level: &Level<'a>,
     view: &View<'a>,
     cache: &mut FrameCache<'a>,
@@ -861,6 +875,44 @@ fn prepare<'a>(
     p
 }
 
+/// The see-through middle texture of the wall `prep`, met at `hit`
+/// (depth `depth`), over rows `rows` of the opening, crossed at walk
+/// step `step`; `None` if its texture is missing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn see_through<'a>(
+    level: &Level<'a>,
+    cache: &FrameCache<'a>,
+    prep: &Prepared,
+    hit: &Hit,
+    depth: i64,
+    (y0, y1): (usize, usize),
+    step: i32,
+) -> Option<Masked<'a>> {
+    let part = prep.middle;
+    let texture = match cache.kept_texture(part.slot) {
+        Some(t) => t,
+        None => level.map().texture(part.texture)?,
+    };
+    let inv = Inverse::of(depth);
+    let lit = light::by_step(
+        prep.wall_light as usize,
+        inv.divide(light::SCALE_NUMERATOR as u64),
+    );
+    Some(Masked {
+        y0,
+        y1,
+        depth,
+        level: lit,
+        tex: TexSpan {
+            texture,
+            id: part.texture,
+            u: hit.along(prep.length) + prep.x_offset as i64,
+            top: part.top,
+        },
+        step,
+    })
+}
+
 /// Where the nearest exit found so far is: exit `i` of the cache, or
 /// (for a sector walked uncached) the wall itself.
 type Exited = Result<usize, WallId>;
@@ -899,6 +951,7 @@ pub(crate) fn column<'a>(
         if let Some(r) = rows(top, bottom) {
             paint.background(r);
         }
+        stats.columns_leaked = stats.columns_leaked.saturating_add(1);
         return;
     };
     let (dx, dy) = view.ray(x);
@@ -993,6 +1046,7 @@ pub(crate) fn column<'a>(
             if let Some(r) = rows(top, bottom) {
                 paint.background(r);
             }
+            stats.columns_leaked = stats.columns_leaked.saturating_add(1);
             return;
         };
         // How the wall is drawn: worked out on its first hit this frame.

@@ -1,0 +1,1189 @@
+//! What the screen shows, walked through the map's BSP (DOOM's `r_bsp`
+//! and `r_segs`), for maps whose compiled form carries one: the
+//! alternative to the column walk (`portal`), chosen with
+//! [`super::Walk::Bsp`]. It draws by the column walk's rules (pegging,
+//! light, the sky hack, see-through textures, sprite clipping), so the
+//! two give the same pictures but for a row now and then at the edge of
+//! a wall; a test holds them to that.
+//!
+//! ## The walk
+//!
+//! The tree is walked nearer side first, so subsectors come nearest
+//! first. A seg facing the camera covers the columns whose rays pass
+//! between its ends, found with the exact side tests the column walk's
+//! frame cache uses ([`sides`]). What does not change across the seg is
+//! worked out once per seg (DOOM's `R_StoreWallRange`: the wall's
+//! [`Prepared`] drawing, its textures, its floor and ceiling planes,
+//! and its heights' screen images at the first and last column, stepped
+//! in between as DOOM steps `topfrac`); then in each of its columns
+//! still open the ray meets the seg's wall ([`exit_depth`], exact, as in
+//! the column walk), and the crossing is drawn within the column's
+//! window, which it then narrows (`SegDraw::column`, DOOM's
+//! `R_RenderSegLoop`). A column whose window closes (a one-sided wall, a
+//! closed door) is closed for good: a union-find over the columns skips
+//! closed ones in a step, and tells when a seg, or a node's bounding box
+//! seen from the camera, covers no open column, so that the walk skips
+//! it. Columns left open at the end show the background, as where the
+//! column walk's ray leaves the map.
+//!
+//! Because subsectors come nearest first, each column sees its walls in
+//! the order the column walk meets them. The pictures differ where the
+//! stepped rows round the other way (a pixel at a wall's edge), where a
+//! ray passes within rounding of a split point the node builder placed
+//! off its wall, and where the map's sectors are not closed (the column
+//! walk sees the background there, this walk the walls beyond).
+//!
+//! ## What waits for the end of the walk
+//!
+//! Walls, the sky and the background are drawn as they are met. Floors
+//! and ceilings are drawn in horizontal spans, which need the columns in
+//! order (see `planes`): their runs are recorded per column, in a pool
+//! with a list per column, and replayed column by column once the walk is
+//! done, as the column walk hands them over. See-through middle textures
+//! and the sprites' clip windows are recorded per column too (the rows
+//! and the walk step; the rest is worked out again when they are drawn).
+//! What does not fit in the pools is drawn on the spot (a floor run: the
+//! same pixels) or dropped and counted (a see-through texture, a sprite).
+
+use heapless::Vec as HVec;
+
+use super::cache::{meet, sides, Ends, FrameCache};
+use super::light;
+use super::planes::Plane;
+use super::planes::{Planes, Target, NO_PLANE, SKY_PLANE};
+use super::portal::{
+    exit_depth, prepare, see_through, Depth, Hit, Inverse, Masked, Paint, Part, Prepared,
+    SpriteClip, View, MAX_DEPTH, MAX_MASKED_PER_COLUMN, MIN_DEPTH,
+};
+use super::sprite::Visible;
+use super::{cache::SectorRef, portal::Surface, portal::TexSpan};
+use super::{draw_background, draw_sky, draw_wall, Pixel, RenderStats, Shades};
+use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
+use crate::format::TextureView;
+use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
+use crate::world::{Level, WallId};
+
+/// Most floor and ceiling runs one frame records; more are drawn on the
+/// spot.
+const MAX_PLANE_RUNS: usize = 4096;
+/// Most sprite columns whose clip windows one frame records; a sprite
+/// that does not fit is dropped (and counted).
+const MAX_SPRITE_COLUMNS: usize = 2048;
+/// Most walls with see-through middle textures one frame records, and
+/// most of their columns; what does not fit is dropped (and counted).
+const MAX_MASKED_WALLS: usize = 64;
+const MAX_MASKED_COLUMNS: usize = 2048;
+/// No entry.
+const NONE: u16 = u16::MAX;
+
+/// A run of floor or ceiling rows in one column, and the next run of the
+/// column.
+#[derive(Copy, Clone, Debug)]
+struct Run {
+    y0: u16,
+    y1: u16,
+    /// The plane, with [`CEILING`] set for a ceiling.
+    plane: u16,
+    next: u16,
+}
+
+/// Marks a ceiling's run.
+const CEILING: u16 = 0x8000;
+
+/// The floor and ceiling runs of a frame, a list per column in the order
+/// they were recorded.
+pub(crate) struct Runs {
+    runs: HVec<Run, MAX_PLANE_RUNS>,
+    /// Each column's first and last run.
+    ends: HVec<(u16, u16), MAX_SCREEN_WIDTH>,
+}
+
+impl Runs {
+    fn push(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16, ceiling: bool) -> bool {
+        let i = self.runs.len() as u16;
+        let run = Run {
+            y0: y0 as u16,
+            y1: y1 as u16,
+            plane: plane | if ceiling { CEILING } else { 0 },
+            next: NONE,
+        };
+        let Some((head, tail)) = self.ends.get_mut(x) else {
+            return false;
+        };
+        if self.runs.push(run).is_err() {
+            return false;
+        }
+        match self.runs.get_mut(*tail as usize) {
+            Some(last) if *head != NONE => last.next = i,
+            _ => *head = i,
+        }
+        *tail = i;
+        true
+    }
+
+    /// Column `x`'s runs as `(rows, plane, ceiling)`, in order.
+    pub(crate) fn column(
+        &self,
+        x: usize,
+    ) -> impl Iterator<Item = ((usize, usize), u16, bool)> + '_ {
+        let mut i = self.ends.get(x).map_or(NONE, |e| e.0);
+        core::iter::from_fn(move || {
+            let r = self.runs.get(i as usize)?;
+            i = r.next;
+            let rows = (r.y0 as usize, r.y1 as usize);
+            Some((rows, r.plane & !CEILING, r.plane & CEILING != 0))
+        })
+    }
+}
+
+/// A clip window left in one column: rows `[top, bottom)`, and the walk
+/// step that left it (-1: none).
+#[derive(Copy, Clone, Debug)]
+struct Window {
+    top: i16,
+    bottom: i16,
+    step: i16,
+}
+
+/// A wall with a see-through middle texture, seen from one side: how to
+/// work out its texture column by column again, and where its columns'
+/// windows are in the pool.
+#[derive(Copy, Clone, Debug)]
+struct MaskedWall {
+    prep: Prepared,
+    ends: Ends,
+    cross: i128,
+    /// Its columns `[x0, x1)`, their windows from `first` in the pool.
+    x0: u16,
+    x1: u16,
+    first: u16,
+}
+
+/// Everything the BSP walk keeps for a frame (about 60 KiB with a
+/// 1024-column screen): what the walk itself keeps, the floor and
+/// ceiling runs, and each column's sky column once needed.
+pub(crate) struct Scratch {
+    pub(crate) walk: WalkState,
+    pub(crate) runs: Runs,
+    pub(crate) sky: HVec<i32, MAX_SCREEN_WIDTH>,
+}
+
+impl Scratch {
+    /// Empty (nothing written: the walk sizes what it needs to the
+    /// screen).
+    #[inline(always)]
+    pub(crate) fn new() -> Scratch {
+        Scratch {
+            walk: WalkState::new(),
+            runs: Runs {
+                runs: HVec::new(),
+                ends: HVec::new(),
+            },
+            sky: HVec::new(),
+        }
+    }
+
+    /// Ready for a screen `width` columns wide.
+    pub(crate) fn start(&mut self, width: usize) {
+        let width = width.min(MAX_SCREEN_WIDTH);
+        self.runs.runs.clear();
+        self.runs.ends.clear();
+        let _ = self.runs.ends.resize(width, (NONE, NONE));
+        self.sky.clear();
+        let _ = self.sky.resize(width, UNKNOWN_SKY);
+    }
+}
+
+/// One column's state in the walk.
+#[derive(Copy, Clone, Debug)]
+struct Column {
+    /// The open window.
+    top: i16,
+    bottom: i16,
+    /// Walk steps taken, and the wall last crossed.
+    steps: u16,
+    last_wall: u16,
+    /// Which seg visit last crossed it (see `WalkState::serial`).
+    visit: u32,
+}
+
+/// What the walk keeps per column and per sprite.
+pub(crate) struct WalkState {
+    /// Each column's open window, the walk steps taken in it and the wall
+    /// last crossed.
+    columns: HVec<Column, MAX_SCREEN_WIDTH>,
+    /// Seg visits so far.
+    serial: u32,
+    /// The first open column at or after each column (union-find with
+    /// path halving; a column is open when it points at itself).
+    open: HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
+    /// Each visible sprite's first window in `windows` ([`NONE`]: not
+    /// kept), and the windows.
+    sprite_first: [u16; crate::render::MAX_VISIBLE_SPRITES],
+    windows: HVec<Window, MAX_SPRITE_COLUMNS>,
+    masked: HVec<MaskedWall, MAX_MASKED_WALLS>,
+    masked_windows: HVec<Window, MAX_MASKED_COLUMNS>,
+}
+
+/// Not worked out yet.
+const UNKNOWN_SKY: i32 = i32::MIN;
+
+impl WalkState {
+    #[inline(always)]
+    fn new() -> WalkState {
+        WalkState {
+            columns: HVec::new(),
+            serial: 0,
+            open: HVec::new(),
+            sprite_first: [NONE; crate::render::MAX_VISIBLE_SPRITES],
+            windows: HVec::new(),
+            masked: HVec::new(),
+            masked_windows: HVec::new(),
+        }
+    }
+
+    /// Every column open, with the whole screen `height` rows; no seg
+    /// seen, no sprite window kept.
+    fn start(&mut self, width: usize, height: i16) {
+        self.columns.clear();
+        let _ = self.columns.resize(
+            width,
+            Column {
+                top: 0,
+                bottom: height,
+                steps: 0,
+                last_wall: NONE,
+                visit: 0,
+            },
+        );
+        self.open.clear();
+        self.serial = 0;
+        self.sprite_first = [NONE; crate::render::MAX_VISIBLE_SPRITES];
+        self.windows.clear();
+        self.masked.clear();
+        self.masked_windows.clear();
+        for x in 0..=width {
+            let _ = self.open.push(x as u16);
+        }
+    }
+
+    /// The first open column at or after `x` (the width if none).
+    #[inline]
+    fn first_open(&mut self, x: usize) -> usize {
+        let mut x = x.min(MAX_SCREEN_WIDTH);
+        loop {
+            let Some(&next) = self.open.get(x) else {
+                return MAX_SCREEN_WIDTH;
+            };
+            let next = next as usize;
+            if next == x {
+                return x;
+            }
+            // Path halving: point at the grandparent.
+            let skip = self.open.get(next).copied().unwrap_or(next as u16);
+            if let Some(p) = self.open.get_mut(x) {
+                *p = skip;
+            }
+            x = skip as usize;
+        }
+    }
+
+    /// Closes column `x` for the rest of the walk.
+    #[inline]
+    fn close(&mut self, x: usize) {
+        if let Some(p) = self.open.get_mut(x) {
+            *p = (x + 1) as u16;
+        }
+    }
+
+    /// The clip window of visible sprite `i` in column `x` (all rows, no
+    /// step, if no wall hides it there); `None` if it was not kept.
+    fn sprite_window(&self, i: usize, v: &Visible<'_>, x: usize, height: i64) -> Option<Window> {
+        let first = *self.sprite_first.get(i)?;
+        if first == NONE {
+            return None;
+        }
+        let w = self.windows.get(first as usize + x.checked_sub(v.x0)?)?;
+        Some(if w.step < 0 {
+            Window {
+                top: 0,
+                bottom: height as i16,
+                step: -1,
+            }
+        } else {
+            *w
+        })
+    }
+}
+
+/// The sprites' clip windows and see-through textures of column `x`, as
+/// the column walk would have left them: `clips` for the sprites covering
+/// it (those whose windows were not kept were counted as dropped), and
+/// `masked` nearest first.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn column_overlays<'a>(
+    level: &Level<'a>,
+    view: &View<'a>,
+    cache: &FrameCache<'a>,
+    scratch: &WalkState,
+    visible: &[Visible<'a>],
+    active: &[u8],
+    x: usize,
+    clips: &mut HVec<SpriteClip, { crate::render::MAX_VISIBLE_SPRITES }>,
+    masked: &mut HVec<Masked<'a>, MAX_MASKED_PER_COLUMN>,
+    stats: &mut RenderStats,
+) {
+    for &i in active {
+        let Some(v) = visible.get(i as usize) else {
+            continue;
+        };
+        if let Some(w) = scratch.sprite_window(i as usize, v, x, view.height) {
+            let _ = clips.push(SpriteClip {
+                depth: v.depth,
+                at: (v.x, v.y),
+                top: w.top,
+                bottom: w.bottom,
+                slot: w.step,
+                index: i,
+            });
+        }
+    }
+    let (dx, dy) = view.ray(x);
+    for m in scratch.masked.iter() {
+        if !(m.x0 as usize..m.x1 as usize).contains(&x) {
+            continue;
+        }
+        let Some(w) = scratch
+            .masked_windows
+            .get(m.first as usize + x - m.x0 as usize)
+        else {
+            continue;
+        };
+        if w.step < 0 {
+            continue;
+        }
+        let front = m.prep.front;
+        let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
+            continue;
+        };
+        let rows = (w.top as usize, w.bottom as usize);
+        let depth = hit.depth.bits();
+        if let Some(mk) = see_through(level, cache, &m.prep, &hit, depth, rows, w.step as i32) {
+            if masked.push(mk).is_err() {
+                stats.masked_dropped = stats.masked_dropped.saturating_add(1);
+            }
+        }
+    }
+}
+
+/// Hands the walk's runs to the screen: walls, the sky and the background
+/// drawn now, floor and ceiling runs recorded for the replay.
+pub(crate) struct Recorder<'r, 'a, P> {
+    pub(crate) level: &'r Level<'a>,
+    pub(crate) view: &'r View<'a>,
+    pub(crate) pixels: &'r mut [P],
+    pub(crate) stride: usize,
+    pub(crate) recip: &'r [u32],
+    pub(crate) shades: &'r Shades<P>,
+    pub(crate) planes: &'r mut Planes<'a>,
+    pub(crate) runs: &'r mut Runs,
+    pub(crate) sky: &'r mut [i32],
+    /// The column being drawn.
+    pub(crate) x: usize,
+}
+
+impl<'a, P: Pixel> Recorder<'_, 'a, P> {
+    fn sky_rows(&mut self, rows: (usize, usize)) {
+        let x = self.x;
+        let Some(column) = self.sky.get_mut(x) else {
+            return;
+        };
+        if *column == UNKNOWN_SKY {
+            *column = self.view.sky_column(x);
+        }
+        let column = *column;
+        draw_sky(
+            self.pixels,
+            self.stride,
+            self.view,
+            self.shades,
+            x,
+            column,
+            rows,
+        );
+    }
+}
+
+impl<'a, P: Pixel> Paint<'a> for Recorder<'_, 'a, P> {
+    #[inline]
+    fn plane(
+        &mut self,
+        cache: &FrameCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        rows: (usize, usize),
+        light: usize,
+        height: u64,
+    ) {
+        let mut plane = self.planes.known(sector, ceiling);
+        if plane == NO_PLANE {
+            plane = match cache.surface(self.level, self.view, sector, ceiling) {
+                Surface::Sky => {
+                    self.planes.remember(sector, ceiling, SKY_PLANE);
+                    SKY_PLANE
+                }
+                surface => {
+                    match self
+                        .planes
+                        .plane_for(cache, sector, ceiling, surface, light, height)
+                    {
+                        Ok(p) => p,
+                        Err(unlisted) => {
+                            let x = self.x;
+                            let mut target = Target {
+                                pixels: &mut *self.pixels,
+                                stride: self.stride,
+                                recip: self.recip,
+                                shades: self.shades,
+                            };
+                            self.planes.draw_plane_now(&unlisted, rows, x, &mut target);
+                            return;
+                        }
+                    }
+                }
+            };
+        }
+        if plane == SKY_PLANE {
+            self.sky_rows(rows);
+        } else if !self.runs.push(self.x, rows, plane, ceiling) {
+            // No room: drawn now, the same pixels.
+            let x = self.x;
+            let planes: &Planes<'a> = self.planes;
+            let mut target = Target {
+                pixels: &mut *self.pixels,
+                stride: self.stride,
+                recip: self.recip,
+                shades: self.shades,
+            };
+            planes.draw_now(plane, rows, x, &mut target);
+        }
+    }
+
+    fn wall(
+        &mut self,
+        rows: (usize, usize),
+        color: u8,
+        level: usize,
+        depth: i64,
+        tex: Option<&TexSpan<'a>>,
+    ) {
+        draw_wall(
+            self.pixels,
+            self.stride,
+            self.view,
+            self.shades,
+            self.x,
+            rows,
+            (color, level, depth),
+            tex,
+        );
+    }
+
+    fn background(&mut self, rows: (usize, usize)) {
+        draw_background(self.pixels, self.stride, self.x, rows);
+    }
+}
+
+/// The side of `node`'s partition the point `(px, py)` (16.16 bits) is
+/// on: 0 (the right, the front) or 1 (the left, or on the line),
+/// exactly.
+fn side_of(px: i64, py: i64, node: &BspNodeRecord) -> usize {
+    let bits = |f: crate::math::Fx| f.to_bits() as i128;
+    let (px, py) = (px as i128, py as i128);
+    let cross = bits(node.dx) * (py - bits(node.y)) - bits(node.dy) * (px - bits(node.x));
+    (cross >= 0) as usize
+}
+
+/// Walks `bsp` from the camera of `view`, drawing walls, the sky and the
+/// background into the recorder's frame and recording floor and ceiling
+/// runs, see-through textures and the clip windows of `visible` in
+/// `scratch`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn walk<'a, P: Pixel>(
+    level: &Level<'a>,
+    view: &View<'a>,
+    bsp: &BspView<'a>,
+    cache: &mut FrameCache<'a>,
+    rec: &mut Recorder<'_, 'a, P>,
+    scratch: &mut WalkState,
+    visible: &[Visible<'a>],
+    stats: &mut RenderStats,
+) {
+    let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
+    let height = view.height as i16;
+    scratch.start(width, height);
+    // Room for each visible sprite's windows.
+    for (i, v) in visible.iter().enumerate() {
+        let first = scratch.windows.len();
+        let n = v.x1.saturating_sub(v.x0);
+        let open = Window {
+            top: 0,
+            bottom: height,
+            step: -1,
+        };
+        if first + n <= MAX_SPRITE_COLUMNS {
+            for _ in 0..n {
+                let _ = scratch.windows.push(open);
+            }
+            if let Some(f) = scratch.sprite_first.get_mut(i) {
+                *f = first as u16;
+            }
+        } else {
+            stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
+            stats.sprites_drawn = stats.sprites_drawn.saturating_sub(1);
+        }
+    }
+    let mut w = Walker {
+        level,
+        view,
+        cache,
+        scratch,
+        visible,
+        stats,
+        width,
+    };
+    // Nearer sides first; each pending far side waits on the stack with
+    // its node (the depth was bounded at load, so it fits).
+    let mut stack: HVec<(u16, usize), { MAX_BSP_DEPTH + 1 }> = HVec::new();
+    let mut child = bsp.root();
+    loop {
+        while child & SUBSECTOR_CHILD == 0 {
+            let node = bsp.node(child as usize);
+            let side = side_of(view.px, view.py, &node);
+            if stack.push((child, side)).is_err() {
+                break;
+            }
+            child = node.child.get(side).copied().unwrap_or(SUBSECTOR_CHILD);
+        }
+        if child & SUBSECTOR_CHILD != 0 {
+            let s = bsp.subsector((child & !SUBSECTOR_CHILD) as usize);
+            for i in s.first_seg as usize..s.first_seg as usize + s.seg_count as usize {
+                w.seg(bsp, i, rec);
+            }
+        }
+        if w.scratch.first_open(0) >= width {
+            break;
+        }
+        let mut far = None;
+        while let Some((n, side)) = stack.pop() {
+            let node = bsp.node(n as usize);
+            let (Some(b), Some(&c)) = (node.bbox.get(side ^ 1), node.child.get(side ^ 1)) else {
+                continue;
+            };
+            if w.box_in_view(b) {
+                far = Some(c);
+                break;
+            }
+        }
+        match far {
+            Some(c) => child = c,
+            None => break,
+        }
+    }
+    // What no wall closed shows the background, as where the column
+    // walk's ray leaves the map.
+    for x in 0..width {
+        let Some(&Column {
+            top: t,
+            bottom: b,
+            steps: s,
+            ..
+        }) = w.scratch.columns.get(x)
+        else {
+            break;
+        };
+        if t < b {
+            rec.x = x;
+            rec.background((t as usize, b as usize));
+            let stats = &mut *w.stats;
+            if s as usize >= MAX_PORTALS_PER_COLUMN {
+                stats.columns_truncated = stats.columns_truncated.saturating_add(1);
+            } else {
+                stats.columns_leaked = stats.columns_leaked.saturating_add(1);
+            }
+        }
+    }
+}
+
+struct Walker<'w, 'a> {
+    level: &'w Level<'a>,
+    view: &'w View<'a>,
+    cache: &'w mut FrameCache<'a>,
+    scratch: &'w mut WalkState,
+    visible: &'w [Visible<'a>],
+    stats: &'w mut RenderStats,
+    width: usize,
+}
+
+impl<'a> Walker<'_, 'a> {
+    /// Whether any open column may see into box `b` (DOOM's
+    /// `R_CheckBBox`): the columns between the two corners that bound it
+    /// as seen from the camera, by the exact side tests, one column wider
+    /// each way.
+    fn box_in_view(&mut self, b: &BspBox) -> bool {
+        let v = self.view;
+        let bits = |f: crate::math::Fx| f.to_bits() as i64;
+        let (t, bo, l, r) = (bits(b.top), bits(b.bottom), bits(b.left), bits(b.right));
+        let (px, py) = (v.px, v.py);
+        let bx = if px <= l {
+            0
+        } else if px < r {
+            1
+        } else {
+            2
+        };
+        let by = if py >= t {
+            0
+        } else if py > bo {
+            1
+        } else {
+            2
+        };
+        // The corner seen on the left, then the one on the right.
+        let corners = match (bx, by) {
+            (0, 0) => ((r, t), (l, bo)),
+            (1, 0) => ((r, t), (l, t)),
+            (2, 0) => ((r, bo), (l, t)),
+            (0, 1) => ((l, t), (l, bo)),
+            (2, 1) => ((r, bo), (r, t)),
+            (0, 2) => ((l, t), (r, bo)),
+            (1, 2) => ((l, bo), (r, bo)),
+            (2, 2) => ((l, bo), (r, t)),
+            // The camera is inside.
+            _ => return true,
+        };
+        let (c1, c2) = (
+            (corners.0 .0 - px, corners.0 .1 - py),
+            (corners.1 .0 - px, corners.1 .1 - py),
+        );
+        // Half a turn or more between them (the camera on the box's
+        // edge): anything may show.
+        let turn = c1.0 as i128 * c2.1 as i128 - c1.1 as i128 * c2.0 as i128;
+        let (x0, x1) = if turn >= 0 {
+            (0, self.width)
+        } else {
+            let (x0, x1) = meet(sides(v, c1.0, c1.1).nonneg, sides(v, c2.0, c2.1).nonpos);
+            if x0 >= x1 {
+                return false;
+            }
+            (x0.saturating_sub(1), (x1 + 1).min(self.width))
+        };
+        self.scratch.first_open(x0) < x1
+    }
+
+    /// Draws seg `i` in the open columns it covers.
+    fn seg<P: Pixel>(&mut self, bsp: &BspView<'a>, i: usize, rec: &mut Recorder<'_, 'a, P>) {
+        let (level, view) = (self.level, self.view);
+        let s = bsp.seg(i);
+        let rel = |x: crate::math::Fx, y: crate::math::Fx| {
+            (x.to_bits() as i64 - view.px, y.to_bits() as i64 - view.py)
+        };
+        let (f, t) = (rel(s.from.x, s.from.y), rel(s.to.x, s.to.y));
+        // Seen from behind (or edge on): not drawn.
+        if f.0 as i128 * t.1 as i128 - f.1 as i128 * t.0 as i128 >= 0 {
+            return;
+        }
+        let (x0, x1) = meet(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
+        let x1 = x1.min(self.width);
+        let mut x = self.scratch.first_open(x0);
+        if x >= x1 {
+            return;
+        }
+        let id = WallId(s.wall);
+        let wall = level.wall(id);
+        let front = !s.back;
+        let sector = match (front, wall.back) {
+            (true, _) => wall.front,
+            (false, Some(b)) => b,
+            (false, None) => return,
+        };
+        let here_ref = self.cache.sector(level, view, sector);
+        let next_ref = wall
+            .other_side(sector)
+            .map(|o| self.cache.sector(level, view, o));
+        let here = self.cache.get(here_ref);
+        let there = next_ref.map(|r| self.cache.get(r));
+        let prep = prepare(level, view, self.cache, &wall, sector, here, there, front);
+        let ends = Ends::new(view, &wall);
+        let cross = ends.cross();
+        // The sprites in these columns that the wall hides.
+        let mut hidden: HVec<u8, { crate::render::MAX_VISIBLE_SPRITES }> = HVec::new();
+        for (k, v) in self.visible.iter().enumerate() {
+            if v.x1 <= x || v.x0 >= x1 {
+                continue;
+            }
+            let probe = SpriteClip {
+                depth: v.depth,
+                at: (v.x, v.y),
+                top: 0,
+                bottom: 0,
+                slot: -1,
+                index: k as u8,
+            };
+            if prep.occluder.hides(&probe, || ends) {
+                let _ = hidden.push(k as u8);
+            }
+        }
+        let mut masked_wall: Option<usize> = None;
+        let stepped = Stepped::new(view, &prep, &ends, cross, front, x, x1 - 1);
+        let cache: &FrameCache<'a> = self.cache;
+        let mut draw = SegDraw::new(level, cache, &prep, here_ref);
+        let sc = &mut *self.scratch;
+        sc.serial = sc.serial.wrapping_add(1);
+        let serial = sc.serial;
+        while x < x1 {
+            let Some(&Column {
+                top,
+                bottom,
+                steps: step,
+                last_wall: last,
+                ..
+            }) = sc.columns.get(x)
+            else {
+                break;
+            };
+            let (dx, dy) = view.ray(x);
+            self.stats.walls_tested = self.stats.walls_tested.saturating_add(1);
+            let hit = exit_depth(dx, dy, &ends, front, !front, || cross);
+            let (Some(hit), true, true) =
+                (hit, last != id.0, (step as usize) < MAX_PORTALS_PER_COLUMN)
+            else {
+                x = sc.first_open(x + 1);
+                continue;
+            };
+            rec.x = x;
+            let depth = hit.depth.bits();
+            let rows = match &stepped {
+                Some(st) => st.rows(x),
+                None => {
+                    let inv = Inverse::of(depth);
+                    prep.heights().map(|dh| view.project_inv(dh, inv))
+                }
+            };
+            let crossed = draw.column(rec, cache, &hit, depth, rows, (top as i64, bottom as i64));
+            let (new_top, new_bottom) = crossed.window.unwrap_or((0, 0));
+            if let Some(c) = sc.columns.get_mut(x) {
+                *c = Column {
+                    top: new_top as i16,
+                    bottom: new_bottom as i16,
+                    steps: step + 1,
+                    last_wall: id.0,
+                    visit: serial,
+                };
+            }
+            let open = new_top < new_bottom;
+            if open {
+                self.stats.portals_crossed = self.stats.portals_crossed.saturating_add(1);
+            }
+            if let Some((y0, y1)) = crossed.see_through {
+                let slot = match masked_wall {
+                    Some(m) => Some(m),
+                    None => {
+                        let first = sc.masked_windows.len();
+                        let n = x1 - x;
+                        let unused = Window {
+                            top: 0,
+                            bottom: 0,
+                            step: -1,
+                        };
+                        let room = first + n <= MAX_MASKED_COLUMNS && !sc.masked.is_full();
+                        if room {
+                            for _ in 0..n {
+                                let _ = sc.masked_windows.push(unused);
+                            }
+                            let _ = sc.masked.push(MaskedWall {
+                                prep,
+                                ends,
+                                cross,
+                                x0: x as u16,
+                                x1: x1 as u16,
+                                first: first as u16,
+                            });
+                            masked_wall = Some(sc.masked.len() - 1);
+                        }
+                        masked_wall
+                    }
+                };
+                let entry = slot
+                    .and_then(|m| sc.masked.get(m))
+                    .map(|m| m.first as usize + x - m.x0 as usize);
+                match entry.and_then(|e| sc.masked_windows.get_mut(e)) {
+                    Some(w) => {
+                        *w = Window {
+                            top: y0 as i16,
+                            bottom: y1 as i16,
+                            step: step as i16,
+                        }
+                    }
+                    None => {
+                        self.stats.masked_dropped = self.stats.masked_dropped.saturating_add(1);
+                    }
+                }
+            }
+            if !open {
+                sc.close(x);
+            }
+            x = sc.first_open(x + 1);
+        }
+        // The windows this seg left the sprites it hides, in the columns
+        // it crossed.
+        for &k in hidden.iter() {
+            let (Some(v), Some(&first)) = (
+                self.visible.get(k as usize),
+                sc.sprite_first.get(k as usize),
+            ) else {
+                continue;
+            };
+            if first == NONE {
+                continue;
+            }
+            for x in v.x0.max(x0)..v.x1.min(x1) {
+                let Some(&Column {
+                    top,
+                    bottom,
+                    steps: step,
+                    visit,
+                    ..
+                }) = sc.columns.get(x)
+                else {
+                    break;
+                };
+                if visit != serial {
+                    continue;
+                }
+                if let Some(w) = sc.windows.get_mut(first as usize + x - v.x0) {
+                    *w = Window {
+                        top,
+                        bottom,
+                        step: step as i16 - 1,
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// A wall's four heights stepped across its columns (DOOM's `topfrac`
+/// and `topstep`): a height's screen image is affine in the column, so
+/// its exact images at the seg's first and last columns give every
+/// column's, to a small fraction of a row, with no division.
+struct Stepped {
+    /// The first column, and each height's image there and its step per
+    /// column, 32 fraction bits.
+    x0: usize,
+    y0: [i64; 4],
+    step: [i64; 4],
+}
+
+impl Stepped {
+    /// Stepping for columns `x0..=x1` of the wall with ends `ends` (and
+    /// `ends.cross()`, `cross`) drawn by `prep`; `None` where stepping
+    /// would not pay (one column) or not hold (an end too near or too
+    /// far for the depth to be kept exactly).
+    fn new(
+        view: &View<'_>,
+        prep: &Prepared,
+        ends: &Ends,
+        cross: i128,
+        front: bool,
+        x0: usize,
+        x1: usize,
+    ) -> Option<Stepped> {
+        if x1 <= x0 {
+            return None;
+        }
+        let depth = |x: usize| {
+            let (dx, dy) = view.ray(x);
+            let den = (dx * ends.by - dy * ends.bx) - (dx * ends.ay - dy * ends.ax);
+            let (num, den) = if front { (-cross, -den) } else { (cross, den) };
+            let d = Depth {
+                num,
+                den: u64::try_from(den).ok().filter(|&d| d > 0)?,
+            }
+            .bits();
+            (MIN_DEPTH < d && d < MAX_DEPTH).then_some(d)
+        };
+        let (a, b) = (Inverse::of(depth(x0)?), Inverse::of(depth(x1)?));
+        let heights = prep.heights();
+        let span = (x1 - x0) as i64;
+        let y0 = heights.map(|dh| view.project_frac(dh, a) << 16);
+        let y1 = heights.map(|dh| view.project_frac(dh, b) << 16);
+        let mut step = [0; 4];
+        for (s, (p, q)) in step.iter_mut().zip(y0.iter().zip(y1.iter())) {
+            *s = (q - p) / span;
+        }
+        Some(Stepped { x0, y0, step })
+    }
+
+    /// The four rows in column `x`: as [`View::project_inv`] rounds.
+    #[inline]
+    fn rows(&self, x: usize) -> [i64; 4] {
+        let k = x.saturating_sub(self.x0) as i64;
+        let mut rows = [0; 4];
+        for (r, (y, s)) in rows.iter_mut().zip(self.y0.iter().zip(self.step.iter())) {
+            *r = (((y + k * s) >> 16) + 0x7fff) >> 16;
+        }
+        rows
+    }
+}
+
+/// What a crossing leaves.
+#[derive(Copy, Clone, Debug)]
+struct Crossed {
+    /// The window open behind the wall (`None`: one-sided, the column is
+    /// done).
+    window: Option<(i64, i64)>,
+    /// The rows of the opening, when the wall has a see-through middle
+    /// texture to draw over it (see [`see_through`]).
+    see_through: Option<(usize, usize)>,
+}
+
+/// How a floor or ceiling is drawn, once looked up.
+#[derive(Copy, Clone, Debug)]
+enum PlaneSlot<'a> {
+    /// Not looked up yet.
+    Unknown,
+    /// The sky, drawn in columns.
+    Sky,
+    /// A plane of the frame's table, its runs recorded.
+    Listed(u16),
+    /// A plane the table had no room for: drawn on the spot.
+    Unlisted(Plane<'a>),
+}
+
+/// A wall part's texture, looked up once per seg.
+#[derive(Copy, Clone, Debug)]
+struct PartTexture<'a> {
+    texture: TextureView<'a>,
+    id: u16,
+    top: i64,
+}
+
+/// What one seg visit draws with, worked out once (DOOM's
+/// `R_StoreWallRange`), so that each column (`SegDraw::column`, DOOM's
+/// `R_RenderSegLoop`) only projects, records and fills. It draws what
+/// the column walk draws at a crossing (`portal::column`), by the same
+/// rules.
+struct SegDraw<'p, 'a> {
+    prep: &'p Prepared,
+    here: SectorRef,
+    ceiling: PlaneSlot<'a>,
+    floor: PlaneSlot<'a>,
+    upper: Option<PartTexture<'a>>,
+    lower: Option<PartTexture<'a>>,
+    middle: Option<PartTexture<'a>>,
+    /// The last column's scale step for light (see [`light::step_near`]).
+    light: usize,
+}
+
+impl<'p, 'a> SegDraw<'p, 'a> {
+    fn new(
+        level: &Level<'a>,
+        cache: &FrameCache<'a>,
+        prep: &'p Prepared,
+        here: SectorRef,
+    ) -> SegDraw<'p, 'a> {
+        let texture = |part: Part| {
+            if part.texture == crate::format::NONE {
+                return None;
+            }
+            let texture = cache
+                .kept_texture(part.slot)
+                .or_else(|| level.map().texture(part.texture))?;
+            Some(PartTexture {
+                texture,
+                id: part.texture,
+                top: part.top,
+            })
+        };
+        SegDraw {
+            prep,
+            here,
+            ceiling: PlaneSlot::Unknown,
+            floor: PlaneSlot::Unknown,
+            upper: texture(prep.upper),
+            lower: texture(prep.lower),
+            middle: texture(prep.middle),
+            light: 0,
+        }
+    }
+
+    /// One column's crossing at `hit` (depth `depth`, the rows of the
+    /// wall's heights `rows`), within the window `[top, bottom)`: the
+    /// sector's ceiling and floor up to the wall, then the wall.
+    #[inline]
+    fn column<P: Pixel>(
+        &mut self,
+        rec: &mut Recorder<'_, 'a, P>,
+        cache: &FrameCache<'a>,
+        hit: &Hit,
+        depth: i64,
+        rows: [i64; 4],
+        (top, bottom): (i64, i64),
+    ) -> Crossed {
+        let prep = self.prep;
+        let [top_y, floor_y, back_ceiling_y, back_floor_y] = rows;
+        let ceiling_y = top_y.clamp(top, bottom);
+        let floor_y = floor_y.clamp(ceiling_y, bottom);
+        if top < ceiling_y {
+            let (height, n) = (prep.ceiling_height, prep.plane_light as usize);
+            rec.plane_run(
+                &mut self.ceiling,
+                cache,
+                self.here,
+                true,
+                (top, ceiling_y),
+                n,
+                height,
+            );
+        }
+        if floor_y < bottom {
+            let (height, n) = (prep.floor.unsigned_abs(), prep.plane_light as usize);
+            rec.plane_run(
+                &mut self.floor,
+                cache,
+                self.here,
+                false,
+                (floor_y, bottom),
+                n,
+                height,
+            );
+        }
+        // The wall's light and texture column, worked out when first
+        // needed.
+        let mut lit: Option<usize> = None;
+        let mut along: Option<i64> = None;
+        let mut part = |rec: &mut Recorder<'_, 'a, P>,
+                        light: &mut usize,
+                        t: Option<PartTexture<'a>>,
+                        y0: i64,
+                        y1: i64| {
+            if y0 >= y1 || y0 < 0 {
+                return;
+            }
+            let level = *lit.get_or_insert_with(|| {
+                *light = light::step_near(depth, *light);
+                light::by_step(prep.wall_light as usize, *light as u64)
+            });
+            let tex = t.map(|t| TexSpan {
+                texture: t.texture,
+                id: t.id,
+                u: *along.get_or_insert_with(|| hit.along(prep.length) + prep.x_offset as i64),
+                top: t.top,
+            });
+            draw_wall(
+                rec.pixels,
+                rec.stride,
+                rec.view,
+                rec.shades,
+                rec.x,
+                (y0 as usize, y1 as usize),
+                (prep.wall_color, level, depth),
+                tex.as_ref(),
+            );
+        };
+        if prep.next.is_none() {
+            part(rec, &mut self.light, self.middle, ceiling_y, floor_y);
+            return Crossed {
+                window: None,
+                see_through: None,
+            };
+        }
+        let mut new_top = ceiling_y;
+        if prep.upper_shows {
+            new_top = back_ceiling_y.clamp(ceiling_y, floor_y);
+            part(rec, &mut self.light, self.upper, ceiling_y, new_top);
+        }
+        let mut new_bottom = floor_y;
+        if prep.lower_shows {
+            new_bottom = back_floor_y.clamp(new_top, floor_y);
+            part(rec, &mut self.light, self.lower, new_bottom, floor_y);
+        }
+        let see_through = (new_top < new_bottom && prep.middle.texture != crate::format::NONE)
+            .then_some((new_top as usize, new_bottom as usize));
+        Crossed {
+            window: Some((new_top, new_bottom)),
+            see_through,
+        }
+    }
+}
+
+impl<'a, P: Pixel> Recorder<'_, 'a, P> {
+    /// Rows `(y0, y1)` of this column show the ceiling (`ceiling`) or
+    /// floor of sector `sector` (light number `n`, `height` from the
+    /// eye), looked up into `slot` the first time.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn plane_run(
+        &mut self,
+        slot: &mut PlaneSlot<'a>,
+        cache: &FrameCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        (y0, y1): (i64, i64),
+        n: usize,
+        height: u64,
+    ) {
+        if y0 < 0 {
+            return;
+        }
+        let rows = (y0 as usize, y1 as usize);
+        if let PlaneSlot::Unknown = slot {
+            *slot = match self.planes.known(sector, ceiling) {
+                SKY_PLANE => PlaneSlot::Sky,
+                NO_PLANE => match cache.surface(self.level, self.view, sector, ceiling) {
+                    Surface::Sky => {
+                        self.planes.remember(sector, ceiling, SKY_PLANE);
+                        PlaneSlot::Sky
+                    }
+                    surface => match self
+                        .planes
+                        .plane_for(cache, sector, ceiling, surface, n, height)
+                    {
+                        Ok(p) => PlaneSlot::Listed(p),
+                        Err(unlisted) => PlaneSlot::Unlisted(unlisted),
+                    },
+                },
+                p => PlaneSlot::Listed(p),
+            };
+        }
+        let x = self.x;
+        match slot {
+            PlaneSlot::Listed(p) => {
+                if !self.runs.push(x, rows, *p, ceiling) {
+                    // No room: drawn now, the same pixels.
+                    let planes: &Planes<'a> = self.planes;
+                    let mut target = Target {
+                        pixels: &mut *self.pixels,
+                        stride: self.stride,
+                        recip: self.recip,
+                        shades: self.shades,
+                    };
+                    planes.draw_now(*p, rows, x, &mut target);
+                }
+            }
+            PlaneSlot::Sky => self.sky_rows(rows),
+            PlaneSlot::Unlisted(p) => {
+                let planes: &Planes<'a> = self.planes;
+                let mut target = Target {
+                    pixels: &mut *self.pixels,
+                    stride: self.stride,
+                    recip: self.recip,
+                    shades: self.shades,
+                };
+                planes.draw_plane_now(p, rows, x, &mut target);
+            }
+            PlaneSlot::Unknown => {}
+        }
+    }
+}
