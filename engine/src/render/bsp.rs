@@ -1061,39 +1061,12 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         }
         // The wall's light and texture column, worked out when first
         // needed.
-        let mut lit: Option<usize> = None;
-        let mut along: Option<i64> = None;
-        let mut part = |rec: &mut Recorder<'_, 'a, P>,
-                        light: &mut usize,
-                        t: Option<PartTexture<'a>>,
-                        y0: i64,
-                        y1: i64| {
-            if y0 >= y1 || y0 < 0 {
-                return;
-            }
-            let level = *lit.get_or_insert_with(|| {
-                *light = light::step_near(depth, *light);
-                light::by_step(prep.wall_light as usize, *light as u64)
-            });
-            let tex = t.map(|t| TexSpan {
-                texture: t.texture,
-                id: t.id,
-                u: *along.get_or_insert_with(|| hit.along(prep.length) + prep.x_offset as i64),
-                top: t.top,
-            });
-            draw_wall(
-                rec.pixels,
-                rec.stride,
-                rec.view,
-                rec.shades,
-                rec.x,
-                (y0 as usize, y1 as usize),
-                (prep.wall_color, level, depth),
-                tex.as_ref(),
-            );
+        let mut lit = Lit {
+            level: None,
+            u: None,
         };
         if prep.next.is_none() {
-            part(rec, &mut self.light, self.middle, ceiling_y, floor_y);
+            self.part(rec, &mut lit, hit, depth, self.middle, (ceiling_y, floor_y));
             return Crossed {
                 window: None,
                 see_through: None,
@@ -1102,12 +1075,12 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         let mut new_top = ceiling_y;
         if prep.upper_shows {
             new_top = back_ceiling_y.clamp(ceiling_y, floor_y);
-            part(rec, &mut self.light, self.upper, ceiling_y, new_top);
+            self.part(rec, &mut lit, hit, depth, self.upper, (ceiling_y, new_top));
         }
         let mut new_bottom = floor_y;
         if prep.lower_shows {
             new_bottom = back_floor_y.clamp(new_top, floor_y);
-            part(rec, &mut self.light, self.lower, new_bottom, floor_y);
+            self.part(rec, &mut lit, hit, depth, self.lower, (new_bottom, floor_y));
         }
         let see_through = (new_top < new_bottom && prep.middle.texture != crate::format::NONE)
             .then_some((new_top as usize, new_bottom as usize));
@@ -1115,6 +1088,60 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             window: Some((new_top, new_bottom)),
             see_through,
         }
+    }
+}
+
+/// A column's wall light level and texture column, once worked out.
+struct Lit {
+    level: Option<usize>,
+    u: Option<i64>,
+}
+
+impl<'a> SegDraw<'_, 'a> {
+    /// Rows `(y0, y1)` of one of the wall's parts, textured with `t` (or
+    /// in the sector's wall colour), in this column.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn part<P: Pixel>(
+        &mut self,
+        rec: &mut Recorder<'_, 'a, P>,
+        lit: &mut Lit,
+        hit: &Hit,
+        depth: i64,
+        t: Option<PartTexture<'a>>,
+        (y0, y1): (i64, i64),
+    ) {
+        if y0 >= y1 || y0 < 0 {
+            return;
+        }
+        let prep = self.prep;
+        let level = match lit.level {
+            Some(l) => l,
+            None => {
+                self.light = light::step_near(depth, self.light);
+                let l = light::by_step(prep.wall_light as usize, self.light as u64);
+                lit.level = Some(l);
+                l
+            }
+        };
+        let tex = t.map(|t| TexSpan {
+            texture: t.texture,
+            id: t.id,
+            u: *lit
+                .u
+                .get_or_insert_with(|| hit.along(prep.length) + prep.x_offset as i64),
+            top: t.top,
+        });
+        draw_wall(
+            rec.pixels,
+            rec.stride,
+            rec.view,
+            rec.shades,
+            rec.x,
+            (y0 as usize, y1 as usize),
+            (prep.wall_color, level, depth),
+            tex.as_ref(),
+        );
     }
 }
 
