@@ -47,13 +47,13 @@
 
 use heapless::Vec as HVec;
 
-use super::cache::{meet, sides, Ends, FrameCache};
+use super::cache::{meet, sides, Ends, SectorCache};
 use super::light;
 use super::planes::Plane;
 use super::planes::{Planes, Target, NO_PLANE, SKY_PLANE};
 use super::portal::{
-    exit_depth, prepare, see_through, Depth, Hit, Inverse, Masked, Paint, Part, Prepared,
-    SpriteClip, View, MAX_DEPTH, MAX_MASKED_PER_COLUMN, MIN_DEPTH,
+    exit_depth, prepare, Depth, Hit, Inverse, Masked, Paint, Part, Prepared, SpriteClip, View,
+    MAX_DEPTH, MAX_MASKED_PER_COLUMN, MIN_DEPTH,
 };
 use super::sprite::Visible;
 use super::{cache::SectorRef, portal::Surface, portal::TexSpan};
@@ -65,13 +65,13 @@ use crate::world::{Level, WallId};
 
 /// Most floor and ceiling runs one frame records; more are drawn on the
 /// spot.
-const MAX_PLANE_RUNS: usize = 4096;
+const MAX_PLANE_RUNS: usize = 3072;
 /// Most sprite columns whose clip windows one frame records; a sprite
 /// that does not fit is dropped (and counted).
 const MAX_SPRITE_COLUMNS: usize = 2048;
 /// Most walls with see-through middle textures one frame records, and
 /// most of their columns; what does not fit is dropped (and counted).
-const MAX_MASKED_WALLS: usize = 64;
+const MAX_MASKED_WALLS: usize = 48;
 const MAX_MASKED_COLUMNS: usize = 2048;
 /// No entry.
 const NONE: u16 = u16::MAX;
@@ -146,11 +146,16 @@ struct Window {
 }
 
 /// A wall with a see-through middle texture, seen from one side: how to
-/// work out its texture column by column again, and where its columns'
-/// windows are in the pool.
+/// work out its texture column by column again (what [`see_through`]
+/// needs of its [`Prepared`]), and where its columns' windows are in the
+/// pool.
 #[derive(Copy, Clone, Debug)]
 struct MaskedWall {
-    prep: Prepared,
+    middle: Part,
+    wall_light: u8,
+    front: bool,
+    length: crate::math::Fx,
+    x_offset: i32,
     ends: Ends,
     cross: i128,
     /// Its columns `[x0, x1)`, their windows from `first` in the pool.
@@ -161,11 +166,10 @@ struct MaskedWall {
 
 /// Everything the BSP walk keeps for a frame (about 60 KiB with a
 /// 1024-column screen): what the walk itself keeps, the floor and
-/// ceiling runs, and each column's sky column once needed.
+/// ceiling runs.
 pub(crate) struct Scratch {
     pub(crate) walk: WalkState,
     pub(crate) runs: Runs,
-    pub(crate) sky: HVec<i32, MAX_SCREEN_WIDTH>,
 }
 
 impl Scratch {
@@ -179,7 +183,6 @@ impl Scratch {
                 runs: HVec::new(),
                 ends: HVec::new(),
             },
-            sky: HVec::new(),
         }
     }
 
@@ -189,8 +192,6 @@ impl Scratch {
         self.runs.runs.clear();
         self.runs.ends.clear();
         let _ = self.runs.ends.resize(width, (NONE, NONE));
-        self.sky.clear();
-        let _ = self.sky.resize(width, UNKNOWN_SKY);
     }
 }
 
@@ -204,7 +205,7 @@ struct Column {
     steps: u16,
     last_wall: u16,
     /// Which seg visit last crossed it (see `WalkState::serial`).
-    visit: u32,
+    visit: u16,
 }
 
 /// What the walk keeps per column and per sprite.
@@ -212,8 +213,9 @@ pub(crate) struct WalkState {
     /// Each column's open window, the walk steps taken in it and the wall
     /// last crossed.
     columns: HVec<Column, MAX_SCREEN_WIDTH>,
-    /// Seg visits so far.
-    serial: u32,
+    /// Seg visits so far (after 65,535 the count starts again, every
+    /// column's mark cleared).
+    serial: u16,
     /// The first open column at or after each column (union-find with
     /// path halving; a column is open when it points at itself).
     open: HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
@@ -224,9 +226,6 @@ pub(crate) struct WalkState {
     masked: HVec<MaskedWall, MAX_MASKED_WALLS>,
     masked_windows: HVec<Window, MAX_MASKED_COLUMNS>,
 }
-
-/// Not worked out yet.
-const UNKNOWN_SKY: i32 = i32::MIN;
 
 impl WalkState {
     #[inline(always)]
@@ -324,7 +323,7 @@ impl WalkState {
 pub(crate) fn column_overlays<'a>(
     level: &Level<'a>,
     view: &View<'a>,
-    cache: &FrameCache<'a>,
+    cache: &SectorCache<'a>,
     scratch: &WalkState,
     visible: &[Visible<'a>],
     active: &[u8],
@@ -362,18 +361,53 @@ pub(crate) fn column_overlays<'a>(
         if w.step < 0 {
             continue;
         }
-        let front = m.prep.front;
+        let front = m.front;
         let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
             continue;
         };
         let rows = (w.top as usize, w.bottom as usize);
-        let depth = hit.depth.bits();
-        if let Some(mk) = see_through(level, cache, &m.prep, &hit, depth, rows, w.step as i32) {
+        if let Some(mk) = see_through(level, cache, m, &hit, rows, w.step as i32) {
             if masked.push(mk).is_err() {
                 stats.masked_dropped = stats.masked_dropped.saturating_add(1);
             }
         }
     }
+}
+
+/// The see-through middle texture of the wall `m` met at `hit`, over
+/// rows `rows` of the opening, crossed at walk step `step` (what the
+/// column walk records); `None` if its texture is missing.
+fn see_through<'a>(
+    level: &Level<'a>,
+    cache: &SectorCache<'a>,
+    m: &MaskedWall,
+    hit: &Hit,
+    (y0, y1): (usize, usize),
+    step: i32,
+) -> Option<Masked<'a>> {
+    let part = m.middle;
+    let texture = cache
+        .kept_texture(part.slot)
+        .or_else(|| level.map().texture(part.texture))?;
+    let depth = hit.depth.bits();
+    let inv = Inverse::of(depth);
+    let lit = light::by_step(
+        m.wall_light as usize,
+        inv.divide(light::SCALE_NUMERATOR as u64),
+    );
+    Some(Masked {
+        y0,
+        y1,
+        depth,
+        level: lit,
+        tex: TexSpan {
+            texture,
+            id: part.texture,
+            u: hit.along(m.length) + m.x_offset as i64,
+            top: part.top,
+        },
+        step,
+    })
 }
 
 /// Hands the walk's runs to the screen: walls, the sky and the background
@@ -387,7 +421,8 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) shades: &'r Shades<P>,
     pub(crate) planes: &'r mut Planes<'a>,
     pub(crate) runs: &'r mut Runs,
-    pub(crate) sky: &'r mut [i32],
+    /// The sky column of the last column that showed sky, and which.
+    pub(crate) sky: (usize, i32),
     /// The column being drawn.
     pub(crate) x: usize,
 }
@@ -395,13 +430,10 @@ pub(crate) struct Recorder<'r, 'a, P> {
 impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     fn sky_rows(&mut self, rows: (usize, usize)) {
         let x = self.x;
-        let Some(column) = self.sky.get_mut(x) else {
-            return;
-        };
-        if *column == UNKNOWN_SKY {
-            *column = self.view.sky_column(x);
+        if self.sky.0 != x {
+            self.sky = (x, self.view.sky_column(x));
         }
-        let column = *column;
+        let column = self.sky.1;
         draw_sky(
             self.pixels,
             self.stride,
@@ -418,7 +450,7 @@ impl<'a, P: Pixel> Paint<'a> for Recorder<'_, 'a, P> {
     #[inline]
     fn plane(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         rows: (usize, usize),
@@ -513,7 +545,7 @@ pub(crate) fn walk<'a, P: Pixel>(
     level: &Level<'a>,
     view: &View<'a>,
     bsp: &BspView<'a>,
-    cache: &mut FrameCache<'a>,
+    cache: &mut SectorCache<'a>,
     rec: &mut Recorder<'_, 'a, P>,
     scratch: &mut WalkState,
     visible: &[Visible<'a>],
@@ -618,7 +650,7 @@ pub(crate) fn walk<'a, P: Pixel>(
 struct Walker<'w, 'a> {
     level: &'w Level<'a>,
     view: &'w View<'a>,
-    cache: &'w mut FrameCache<'a>,
+    cache: &'w mut SectorCache<'a>,
     scratch: &'w mut WalkState,
     visible: &'w [Visible<'a>],
     stats: &'w mut RenderStats,
@@ -736,10 +768,18 @@ impl<'a> Walker<'_, 'a> {
         }
         let mut masked_wall: Option<usize> = None;
         let stepped = Stepped::new(view, &prep, &ends, cross, front, x, x1 - 1);
-        let cache: &FrameCache<'a> = self.cache;
+        let cache: &SectorCache<'a> = self.cache;
         let mut draw = SegDraw::new(level, cache, &prep, here_ref);
         let sc = &mut *self.scratch;
-        sc.serial = sc.serial.wrapping_add(1);
+        sc.serial = match sc.serial.checked_add(1) {
+            Some(s) => s,
+            None => {
+                for c in sc.columns.iter_mut() {
+                    c.visit = 0;
+                }
+                1
+            }
+        };
         let serial = sc.serial;
         while x < x1 {
             let Some(&Column {
@@ -802,7 +842,11 @@ impl<'a> Walker<'_, 'a> {
                                 let _ = sc.masked_windows.push(unused);
                             }
                             let _ = sc.masked.push(MaskedWall {
-                                prep,
+                                middle: prep.middle,
+                                wall_light: prep.wall_light,
+                                front: prep.front,
+                                length: prep.length,
+                                x_offset: prep.x_offset,
                                 ends,
                                 cross,
                                 x0: x as u16,
@@ -989,7 +1033,7 @@ struct SegDraw<'p, 'a> {
 impl<'p, 'a> SegDraw<'p, 'a> {
     fn new(
         level: &Level<'a>,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         prep: &'p Prepared,
         here: SectorRef,
     ) -> SegDraw<'p, 'a> {
@@ -1025,7 +1069,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     fn column<P: Pixel>(
         &mut self,
         rec: &mut Recorder<'_, 'a, P>,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         hit: &Hit,
         depth: i64,
         rows: [i64; 4],
@@ -1154,7 +1198,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     fn plane_run(
         &mut self,
         slot: &mut PlaneSlot<'a>,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         (y0, y1): (i64, i64),

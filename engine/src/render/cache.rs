@@ -212,20 +212,42 @@ struct CachedSector {
     ceiling: Surf,
 }
 
-/// The per-frame tables.
-pub(crate) struct FrameCache<'a> {
+/// The per-frame tables both walks use: the sectors seen, decoded, with
+/// their floor and ceiling textures, and the wall textures drawn.
+pub(crate) struct SectorCache<'a> {
     /// Sector id to slot in `sectors` ([`EMPTY`]: none), open addressing.
     index: [u16; INDEX_SLOTS],
     sectors: HVec<CachedSector, MAX_CACHED_SECTORS>,
-    /// The columns whose rays may leave through each exit.
-    spans: HVec<Span, MAX_CACHED_EXITS>,
-    exits: HVec<Exit, MAX_CACHED_EXITS>,
     /// The floor and ceiling textures of the sectors in slots.
     flats: HVec<(u16, Surface<'a>), MAX_FLATS>,
     /// The wall textures of the walls drawn, by id.
     kept: HVec<(u16, TextureView<'a>), MAX_KEPT_TEXTURES>,
+}
+
+/// The column walk's per-frame tables: the [`SectorCache`] (which it
+/// derefs to), and each sector's exits, their columns and how the walls
+/// the walk went through are drawn.
+pub(crate) struct FrameCache<'a> {
+    base: SectorCache<'a>,
+    /// The columns whose rays may leave through each exit.
+    spans: HVec<Span, MAX_CACHED_EXITS>,
+    exits: HVec<Exit, MAX_CACHED_EXITS>,
     /// How the exits the walk went through are drawn.
     preps: HVec<Prepared, MAX_PREPARED>,
+}
+
+impl<'a> core::ops::Deref for FrameCache<'a> {
+    type Target = SectorCache<'a>;
+
+    fn deref(&self) -> &SectorCache<'a> {
+        &self.base
+    }
+}
+
+impl<'a> core::ops::DerefMut for FrameCache<'a> {
+    fn deref_mut(&mut self) -> &mut SectorCache<'a> {
+        &mut self.base
+    }
 }
 
 /// Where a sector's data is: a slot of the cache, or (the cache full)
@@ -242,13 +264,22 @@ impl<'a> FrameCache<'a> {
     /// Empty tables.
     pub(crate) fn new() -> FrameCache<'a> {
         FrameCache {
-            index: [EMPTY; INDEX_SLOTS],
-            sectors: HVec::new(),
+            base: SectorCache::new(),
             spans: HVec::new(),
             exits: HVec::new(),
+            preps: HVec::new(),
+        }
+    }
+}
+
+impl<'a> SectorCache<'a> {
+    /// Empty tables.
+    pub(crate) fn new() -> SectorCache<'a> {
+        SectorCache {
+            index: [EMPTY; INDEX_SLOTS],
+            sectors: HVec::new(),
             flats: HVec::new(),
             kept: HVec::new(),
-            preps: HVec::new(),
         }
     }
 
@@ -388,7 +419,9 @@ impl<'a> FrameCache<'a> {
             Surf::Unknown => resolve(level, view, s.floor_texture, s.floor_color),
         }
     }
+}
 
+impl<'a> FrameCache<'a> {
     /// The slot of the sector on the other side of exit `i` (from the
     /// sector it belongs to), if the wall is a portal.
     pub(crate) fn next(
@@ -401,7 +434,7 @@ impl<'a> FrameCache<'a> {
         if e.next != EMPTY {
             return Some(SectorRef::Slot(e.next));
         }
-        let r = self.sector(level, view, e.other?);
+        let r = self.base.sector(level, view, e.other?);
         if let (SectorRef::Slot(s), Some(e)) = (r, self.exits.get_mut(i)) {
             e.next = s;
         }
@@ -434,7 +467,7 @@ impl<'a> FrameCache<'a> {
         let SectorRef::Slot(slot) = r else {
             return None;
         };
-        let c = self.sectors.get(slot as usize)?;
+        let c = self.base.sectors.get(slot as usize)?;
         if x < c.memo_end {
             let first = c.memo as usize;
             let nearer = (c.memo_len == 2 && c.ordered)
@@ -450,7 +483,7 @@ impl<'a> FrameCache<'a> {
             Exits::Uncached => return None,
             Exits::Unknown => {
                 let e = self.build_exits(level, view, c.id);
-                if let Some(c) = self.sectors.get_mut(slot as usize) {
+                if let Some(c) = self.base.sectors.get_mut(slot as usize) {
                     c.exits = e;
                 }
                 match e {
@@ -494,7 +527,7 @@ impl<'a> FrameCache<'a> {
             }
             _ => None,
         };
-        if let Some(c) = self.sectors.get_mut(slot as usize) {
+        if let Some(c) = self.base.sectors.get_mut(slot as usize) {
             c.exits = Exits::Cached {
                 live: new_live as u16,
                 end,

@@ -65,7 +65,7 @@ use crate::format::TextureView;
 use crate::game::Game;
 use crate::math::{Angle, Fx, Vec2};
 use crate::world::{Level, SectorId};
-use cache::{FrameCache, SectorRef};
+use cache::{SectorCache, SectorRef};
 use draw::{ColumnRun, FlatRun, MaskedRun};
 use portal::{Masked, Paint, SpriteClip, Surface, TexSpan, View, MAX_MASKED_PER_COLUMN};
 use sprite::{Source, Visible};
@@ -179,7 +179,7 @@ pub fn render_game_from<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_game_from_by(game, camera, shades, frame, Walk::Columns)
+    render_game_from_by(game, camera, shades, frame, Walk::default())
 }
 
 /// [`render_game_from`] by the walk `walk`.
@@ -198,15 +198,16 @@ pub fn render_game_from_by<P: Pixel>(
 /// Which walk decides what each column sees.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Walk {
-    /// One ray per column through the sector graph, whatever the map.
-    #[default]
-    Columns,
     /// Through the map's BSP, nearest subsector first (DOOM's way), when
-    /// the map has one; else [`Walk::Columns`]. The same pictures, but
-    /// for a row now and then at the edge of a wall (rows are stepped
-    /// across a wall, as DOOM steps them) and where the view leaks out
-    /// of the map (there this walk sees the walls around the leak).
+    /// the map has one; else [`Walk::Columns`]. The pictures are the
+    /// column walk's but for a row now and then at the edge of a wall
+    /// (rows are stepped across a wall, as DOOM steps them) and where
+    /// the view leaks out of the map (this walk sees the walls around
+    /// the leak, the column walk the background).
+    #[default]
     Bsp,
+    /// One ray per column through the sector graph, whatever the map.
+    Columns,
 }
 
 /// [`render_scene`] by the walk `walk`.
@@ -235,7 +236,7 @@ fn render_sources<'a, P: Pixel>(
     sources: impl Iterator<Item = Source>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_by(level, camera, shades, sources, frame, Walk::Columns)
+    render_by(level, camera, shades, sources, frame, Walk::default())
 }
 
 fn render_by<'a, P: Pixel>(
@@ -248,7 +249,6 @@ fn render_by<'a, P: Pixel>(
 ) -> RenderStats {
     let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
     let view = View::new(level, camera, width, height);
-    let mut cache = cache::FrameCache::new();
     let mut planes = planes::Planes::new(&view);
     let mut recip = [0u32; MAX_SCREEN_HEIGHT];
     draw::build_recip(&mut recip, width, height);
@@ -276,11 +276,12 @@ fn render_by<'a, P: Pixel>(
         Walk::Bsp if view.has_sector() => level.map().bsp(),
         _ => None,
     };
+    // Each walk keeps its own tables (the column walk's are the larger),
+    // so only one walk's are on the stack.
     match bsp {
-        Some(bsp) => bsp_frame(&mut painter, &bsp, &mut cache, &mut visible, &mut stats),
-        None => column_frame(&mut painter, &mut cache, &mut visible, &mut stats),
+        Some(bsp) => bsp_frame(&mut painter, &bsp, &mut visible, &mut stats),
+        None => column_frame(&mut painter, &mut visible, &mut stats),
     }
-    painter.finish(&mut cache, &visible);
     stats
 }
 
@@ -330,11 +331,12 @@ impl ActiveSprites {
 #[inline(never)]
 fn column_frame<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
-    cache: &mut FrameCache<'a>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
     let (level, view) = (painter.level, painter.view);
+    let mut frame_cache = cache::FrameCache::new();
+    let cache = &mut frame_cache;
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     let mut sprites = ActiveSprites::new(visible);
@@ -371,6 +373,7 @@ fn column_frame<'a, P: Pixel>(
         painter.end_column();
         painter.overlays_of_column(&mut clips, &masked, visible);
     }
+    painter.finish(cache, visible);
 }
 
 /// The BSP walk (see `bsp`), then column by column the floor and ceiling
@@ -379,18 +382,15 @@ fn column_frame<'a, P: Pixel>(
 fn bsp_frame<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
-    cache: &mut FrameCache<'a>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
     let (level, view) = (painter.level, painter.view);
+    let mut sector_cache = SectorCache::new();
+    let cache = &mut sector_cache;
     let mut scratch = bsp::Scratch::new();
     scratch.start(view.width as usize);
-    let bsp::Scratch {
-        walk: state,
-        runs,
-        sky,
-    } = &mut scratch;
+    let bsp::Scratch { walk: state, runs } = &mut scratch;
     let mut rec = bsp::Recorder {
         level,
         view,
@@ -400,7 +400,7 @@ fn bsp_frame<'a, P: Pixel>(
         shades: painter.shades,
         planes: &mut *painter.planes,
         runs,
-        sky,
+        sky: (usize::MAX, 0),
         x: 0,
     };
     bsp::walk(
@@ -440,6 +440,7 @@ fn bsp_frame<'a, P: Pixel>(
         );
         painter.overlays_of_column(&mut clips, &masked, visible);
     }
+    painter.finish(cache, visible);
 }
 
 /// Most see-through columns (sprites and middle textures) one frame keeps
@@ -517,7 +518,7 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
 
     /// After the last column: the open floor spans, then the see-through
     /// columns that waited for them.
-    fn finish(&mut self, cache: &mut FrameCache<'a>, visible: &[Visible<'a>]) {
+    fn finish(&mut self, cache: &mut SectorCache<'a>, visible: &[Visible<'a>]) {
         let level = self.level;
         let mut target = planes::Target {
             pixels: &mut *self.pixels,
@@ -746,7 +747,7 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
     #[inline(never)]
     fn plane_slow(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         (y0, y1): (usize, usize),
@@ -789,7 +790,7 @@ impl<'a, P: Pixel> Paint<'a> for Painter<'_, '_, 'a, P> {
     #[inline]
     fn plane(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         rows: (usize, usize),
@@ -866,10 +867,11 @@ mod tests {
         out
     }
 
-    /// The per-frame tables (the frame cache) are a shortcut: walking every
-    /// sector the slow way, testing all its walls in every column and
-    /// working out each wall's drawing at each crossing, gives the same
-    /// pixels. Views from every thing's spot in eight directions.
+    /// The column walk's per-frame tables (the frame cache) are a
+    /// shortcut: walking every sector the slow way, testing all its walls
+    /// in every column and working out each wall's drawing at each
+    /// crossing, gives the same pixels. Views from every thing's spot in
+    /// eight directions.
     #[test]
     fn the_frame_tables_change_no_pixel() {
         let (w, h) = (160, 100);
@@ -902,7 +904,8 @@ mod tests {
                 cache::slow::set(slow);
                 let mut pixels = vec![0u32; w * h];
                 let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                let stats = render(&level, cam, &shades, &mut frame);
+                let sources = sprite::decorations(&level);
+                let stats = render_by(&level, cam, &shades, sources, &mut frame, Walk::Columns);
                 cache::slow::set(false);
                 (pixels, stats.walls_tested as u64)
             };
@@ -1028,20 +1031,25 @@ mod tests {
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
-    /// `n64/link.x`). About 126 KiB on a 64-bit host, less with 32-bit
-    /// pointers. (It was 118 KiB until each exit kept its depth
-    /// numerator, 16 bytes, for one fewer 128-bit product per wall test.)
+    /// `n64/link.x`). About 126 KiB on a 64-bit host for the column walk,
+    /// less with 32-bit pointers. (It was 118 KiB until each exit kept its
+    /// depth numerator, 16 bytes, for one fewer 128-bit product per wall
+    /// test.) The BSP walk's tables take the place of the column walk's
+    /// (only one walk's are on the stack), and are no larger.
     #[test]
     fn stack_scratch_stays_small() {
         use core::mem::size_of;
-        let scratch = size_of::<[u32; MAX_SCREEN_HEIGHT]>()
+        let common = size_of::<[u32; MAX_SCREEN_HEIGHT]>()
             + size_of::<HVec<Visible<'static>, MAX_VISIBLE_SPRITES>>()
             + size_of::<HVec<SpriteClip, MAX_VISIBLE_SPRITES>>()
             + size_of::<HVec<Masked<'static>, MAX_MASKED_PER_COLUMN>>()
-            + size_of::<FrameCache<'static>>()
             + size_of::<planes::Planes<'static>>()
             + size_of::<HVec<Overlay, MAX_OVERLAYS>>();
+        let columns = common + size_of::<cache::FrameCache<'static>>();
+        let bsp = common + size_of::<SectorCache<'static>>() + size_of::<bsp::Scratch>();
+        std::println!("column walk {columns} bytes, BSP walk {bsp} bytes");
         // On a 64-bit host; a 32-bit console's is smaller still.
-        assert!(scratch < 128 * 1024, "{scratch} bytes");
+        assert!(columns < 128 * 1024, "{columns} bytes");
+        assert!(bsp <= columns, "{bsp} bytes, {columns} for the column walk");
     }
 }

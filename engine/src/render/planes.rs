@@ -27,7 +27,7 @@
 
 use heapless::Vec as HVec;
 
-use super::cache::{FrameCache, SectorRef, MAX_CACHED_SECTORS};
+use super::cache::{SectorCache, SectorRef, MAX_CACHED_SECTORS};
 use super::draw;
 use super::frame::Pixel;
 use super::light::PlaneLight;
@@ -201,7 +201,7 @@ impl<'a> Planes<'a> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn add_run<P: Pixel>(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         surface: Surface<'a>,
@@ -224,7 +224,7 @@ impl<'a> Planes<'a> {
     /// there is no room for it (its runs are then drawn on the spot).
     pub(crate) fn plane_for(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         surface: Surface<'a>,

@@ -61,7 +61,7 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
-use super::cache::{Ends, FrameCache, Live, SectorRef, Span};
+use super::cache::{Ends, FrameCache, Live, SectorCache, SectorRef, Span};
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -390,7 +390,7 @@ pub(crate) trait Paint<'a> {
     /// plane's `|height - eye height|` (16.16 bits).
     fn plane(
         &mut self,
-        cache: &FrameCache<'a>,
+        cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
         rows: (usize, usize),
@@ -700,7 +700,7 @@ fn clip_sprites(
 pub(crate) struct Part {
     pub(crate) texture: u16,
     /// Where the frame cache keeps the texture's view (see
-    /// [`FrameCache::keep_texture`]).
+    /// [`SectorCache::keep_texture`]).
     pub(crate) slot: u8,
     pub(crate) top: i64,
 }
@@ -769,7 +769,7 @@ impl Prepared {
 pub(crate) fn prepare<'a>(
     level: &Level<'a>,
     view: &View<'a>,
-    cache: &mut FrameCache<'a>,
+    cache: &mut SectorCache<'a>,
     wall: &Wall,
     sector: SectorId,
     here: Sector,
@@ -873,44 +873,6 @@ pub(crate) fn prepare<'a>(
         }
     }
     p
-}
-
-/// The see-through middle texture of the wall `prep`, met at `hit`
-/// (depth `depth`), over rows `rows` of the opening, crossed at walk
-/// step `step`; `None` if its texture is missing.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn see_through<'a>(
-    level: &Level<'a>,
-    cache: &FrameCache<'a>,
-    prep: &Prepared,
-    hit: &Hit,
-    depth: i64,
-    (y0, y1): (usize, usize),
-    step: i32,
-) -> Option<Masked<'a>> {
-    let part = prep.middle;
-    let texture = match cache.kept_texture(part.slot) {
-        Some(t) => t,
-        None => level.map().texture(part.texture)?,
-    };
-    let inv = Inverse::of(depth);
-    let lit = light::by_step(
-        prep.wall_light as usize,
-        inv.divide(light::SCALE_NUMERATOR as u64),
-    );
-    Some(Masked {
-        y0,
-        y1,
-        depth,
-        level: lit,
-        tex: TexSpan {
-            texture,
-            id: part.texture,
-            u: hit.along(prep.length) + prep.x_offset as i64,
-            top: part.top,
-        },
-        step,
-    })
 }
 
 /// Where the nearest exit found so far is: exit `i` of the cache, or
