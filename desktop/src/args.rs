@@ -92,11 +92,10 @@ OPTIONS:
                         the first player start, 256 facings 1.40625 degrees
                         apart (angleturn 256 a tic) from its own angle,
                         counter-clockwise, instead of the seeded set
-    --walk WALK         the timedemo's walk: `bsp` (through the map's BSP,
-                        nearest subsector first, as DOOM draws; the
-                        default, and the column walk for a map without a
-                        BSP) or `columns` (one ray a column through the
-                        sector graph)
+    --walk WALK         the timedemo's walk: `columns` (one ray a column
+                        through the sector graph, the default) or `bsp`
+                        (through the map's BSP, nearest subsector first,
+                        as DOOM draws; columns for a map without a BSP)
     --width W           render width in pixels (default 320, at most 1024)
     --height H          render height in pixels (default 200, at most 768)
     --scale N           window size: N times the picture, 1 to 8

@@ -397,8 +397,9 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     // The walk is named only when it is not the default, so the line
     // stays as it was for every run that does not ask for one.
     let walk = match opts.walk {
-        Walk::Bsp => "",
-        Walk::Columns => ", column walk",
+        Walk::Columns => "",
+        Walk::Bsp if game.level().map().bsp().is_some() => ", BSP walk",
+        Walk::Bsp => ", BSP walk asked for, the map has no BSP",
     };
     writeln!(
         out,
@@ -617,7 +618,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: Walk::Bsp,
+            walk: Walk::Columns,
         };
         let mut out = Vec::new();
         let s = run(level, &opts, &mut out).unwrap();
@@ -639,14 +640,14 @@ mod tests {
         run(Level::load(&bytes).unwrap(), &spin, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs\n"), "{text}");
-        let columns = Options {
-            walk: Walk::Columns,
+        let bsp = Options {
+            walk: Walk::Bsp,
             ..opts.clone()
         };
         let mut out = Vec::new();
-        run(Level::load(&bytes).unwrap(), &columns, &mut out).unwrap();
+        run(Level::load(&bytes).unwrap(), &bsp, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, column walk\n"), "{text}");
+        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, BSP walk\n"), "{text}");
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
             "{text}"
@@ -666,7 +667,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: Walk::Bsp,
+            walk: Walk::Columns,
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],

@@ -71,8 +71,8 @@ const MAX_PLANE_RUNS: usize = 3072;
 const MAX_SPRITE_COLUMNS: usize = 2048;
 /// Most walls with see-through middle textures one frame records, and
 /// most of their columns; what does not fit is dropped (and counted).
-const MAX_MASKED_WALLS: usize = 48;
-const MAX_MASKED_COLUMNS: usize = 2048;
+const MAX_MASKED_WALLS: usize = 40;
+const MAX_MASKED_COLUMNS: usize = 1792;
 /// No entry.
 const NONE: u16 = u16::MAX;
 
@@ -170,7 +170,14 @@ struct MaskedWall {
 pub(crate) struct Scratch {
     pub(crate) walk: WalkState,
     pub(crate) runs: Runs,
+    /// Each column's sky column once needed ([`UNKNOWN_SKY`] before): in
+    /// `-128..1152` (DOOM's 1024 a turn, from 45 degrees right of north
+    /// to 45 left of it past a full turn), so 16 bits hold it.
+    pub(crate) sky: HVec<i16, MAX_SCREEN_WIDTH>,
 }
+
+/// A sky column not worked out yet.
+const UNKNOWN_SKY: i16 = i16::MIN;
 
 impl Scratch {
     /// Empty (nothing written: the walk sizes what it needs to the
@@ -183,6 +190,7 @@ impl Scratch {
                 runs: HVec::new(),
                 ends: HVec::new(),
             },
+            sky: HVec::new(),
         }
     }
 
@@ -192,6 +200,8 @@ impl Scratch {
         self.runs.runs.clear();
         self.runs.ends.clear();
         let _ = self.runs.ends.resize(width, (NONE, NONE));
+        self.sky.clear();
+        let _ = self.sky.resize(width, UNKNOWN_SKY);
     }
 }
 
@@ -421,8 +431,8 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) shades: &'r Shades<P>,
     pub(crate) planes: &'r mut Planes<'a>,
     pub(crate) runs: &'r mut Runs,
-    /// The sky column of the last column that showed sky, and which.
-    pub(crate) sky: (usize, i32),
+    /// Each column's sky column, once needed (see [`Scratch::sky`]).
+    pub(crate) sky: &'r mut [i16],
     /// The column being drawn.
     pub(crate) x: usize,
 }
@@ -430,10 +440,13 @@ pub(crate) struct Recorder<'r, 'a, P> {
 impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     fn sky_rows(&mut self, rows: (usize, usize)) {
         let x = self.x;
-        if self.sky.0 != x {
-            self.sky = (x, self.view.sky_column(x));
+        let Some(column) = self.sky.get_mut(x) else {
+            return;
+        };
+        if *column == UNKNOWN_SKY {
+            *column = self.view.sky_column(x).clamp(-(1 << 14), 1 << 14) as i16;
         }
-        let column = self.sky.1;
+        let column = *column as i32;
         draw_sky(
             self.pixels,
             self.stride,

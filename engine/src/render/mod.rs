@@ -198,16 +198,17 @@ pub fn render_game_from_by<P: Pixel>(
 /// Which walk decides what each column sees.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Walk {
+    /// One ray per column through the sector graph, whatever the map (the
+    /// default: the faster on the N64).
+    #[default]
+    Columns,
     /// Through the map's BSP, nearest subsector first (DOOM's way), when
     /// the map has one; else [`Walk::Columns`]. The pictures are the
     /// column walk's but for a row now and then at the edge of a wall
     /// (rows are stepped across a wall, as DOOM steps them) and where
     /// the view leaks out of the map (this walk sees the walls around
     /// the leak, the column walk the background).
-    #[default]
     Bsp,
-    /// One ray per column through the sector graph, whatever the map.
-    Columns,
 }
 
 /// [`render_scene`] by the walk `walk`.
@@ -390,7 +391,11 @@ fn bsp_frame<'a, P: Pixel>(
     let cache = &mut sector_cache;
     let mut scratch = bsp::Scratch::new();
     scratch.start(view.width as usize);
-    let bsp::Scratch { walk: state, runs } = &mut scratch;
+    let bsp::Scratch {
+        walk: state,
+        runs,
+        sky,
+    } = &mut scratch;
     let mut rec = bsp::Recorder {
         level,
         view,
@@ -400,7 +405,7 @@ fn bsp_frame<'a, P: Pixel>(
         shades: painter.shades,
         planes: &mut *painter.planes,
         runs,
-        sky: (usize::MAX, 0),
+        sky,
         x: 0,
     };
     bsp::walk(
