@@ -30,9 +30,10 @@
 //!   input every frontend plays and records.
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.
-//! * [`render`]: one ray per screen column through the sector graph,
-//!   drawing into a caller-owned [`render::Frame`] whose pixel type is a
-//!   parameter. `render::portal` decides what each column sees;
+//! * [`render`]: one ray per screen column through the sector graph (or,
+//!   asked for, a walk through the map's BSP as DOOM's), drawing into a
+//!   caller-owned [`render::Frame`] whose pixel type is a parameter.
+//!   `render::portal` (or `render::bsp`) decides what each column sees;
 //!   `render::draw` touches pixels.
 //!
 //! ## Three promises

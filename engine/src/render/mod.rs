@@ -1,5 +1,10 @@
 //! The renderer: one ray per screen column through the sector graph.
 //!
+//! (The other walk, `bsp`, goes through the map's BSP as DOOM does and
+//! draws by the same rules, for the same pictures but for a pixel at a
+//! wall's edge; it is asked for with [`Walk::Bsp`]. Everything below
+//! holds for both.)
+//!
 //! `portal` decides what each column sees (which walls, at which depth,
 //! through which portals, with which clip window, and which rows of each
 //! sprite the walls in front of it leave open), from what `cache` learns
@@ -329,15 +334,30 @@ impl ActiveSprites {
 
 /// The column walk: each column walked, then its see-through textures and
 /// sprites drawn.
+///
+/// The tables live in this function's frame and the walk in another's:
+/// on the N64's MIPS, a local more than 32 KiB from the stack pointer
+/// takes extra instructions at every use, and the frame cache alone is
+/// larger than that (with the tables in the walk's own frame, E1M1's
+/// first view took 4% more Count ticks).
 #[inline(never)]
 fn column_frame<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
-    let (level, view) = (painter.level, painter.view);
     let mut frame_cache = cache::FrameCache::new();
-    let cache = &mut frame_cache;
+    column_walk(painter, &mut frame_cache, visible, stats);
+}
+
+#[inline(never)]
+fn column_walk<'a, P: Pixel>(
+    painter: &mut Painter<'_, '_, 'a, P>,
+    cache: &mut cache::FrameCache<'a>,
+    visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
+    stats: &mut RenderStats,
+) {
+    let (level, view) = (painter.level, painter.view);
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     let mut sprites = ActiveSprites::new(visible);
@@ -379,6 +399,8 @@ fn column_frame<'a, P: Pixel>(
 
 /// The BSP walk (see `bsp`), then column by column the floor and ceiling
 /// runs it recorded, see-through textures and sprites.
+/// (Its tables in this function's frame, the walk in another's, as for
+/// [`column_frame`].)
 #[inline(never)]
 fn bsp_frame<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
@@ -386,16 +408,34 @@ fn bsp_frame<'a, P: Pixel>(
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
-    let (level, view) = (painter.level, painter.view);
     let mut sector_cache = SectorCache::new();
-    let cache = &mut sector_cache;
     let mut scratch = bsp::Scratch::new();
-    scratch.start(view.width as usize);
+    scratch.start(painter.view.width as usize);
+    bsp_walk(
+        painter,
+        bsp_view,
+        &mut sector_cache,
+        &mut scratch,
+        visible,
+        stats,
+    );
+}
+
+#[inline(never)]
+fn bsp_walk<'a, P: Pixel>(
+    painter: &mut Painter<'_, '_, 'a, P>,
+    bsp_view: &crate::format::BspView<'a>,
+    cache: &mut SectorCache<'a>,
+    scratch: &mut bsp::Scratch,
+    visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
+    stats: &mut RenderStats,
+) {
+    let (level, view) = (painter.level, painter.view);
     let bsp::Scratch {
         walk: state,
         runs,
         sky,
-    } = &mut scratch;
+    } = scratch;
     let mut rec = bsp::Recorder {
         level,
         view,
