@@ -52,8 +52,8 @@ use super::light;
 use super::planes::Plane;
 use super::planes::{Planes, Target, NO_PLANE, SKY_PLANE};
 use super::portal::{
-    exit_depth, prepare, Depth, Hit, Inverse, Masked, Paint, Part, Prepared, SpriteClip, View,
-    MAX_DEPTH, MAX_MASKED_PER_COLUMN, MIN_DEPTH,
+    exit_depth, prepare, Depth, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
+    MAX_MASKED_PER_COLUMN, MIN_DEPTH,
 };
 use super::sprite::Visible;
 use super::{cache::SectorRef, portal::Surface, portal::TexSpan};
@@ -459,81 +459,8 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     }
 }
 
-impl<'a, P: Pixel> Paint<'a> for Recorder<'_, 'a, P> {
-    #[inline]
-    fn plane(
-        &mut self,
-        cache: &SectorCache<'a>,
-        sector: SectorRef,
-        ceiling: bool,
-        rows: (usize, usize),
-        light: usize,
-        height: u64,
-    ) {
-        let mut plane = self.planes.known(sector, ceiling);
-        if plane == NO_PLANE {
-            plane = match cache.surface(self.level, self.view, sector, ceiling) {
-                Surface::Sky => {
-                    self.planes.remember(sector, ceiling, SKY_PLANE);
-                    SKY_PLANE
-                }
-                surface => {
-                    match self
-                        .planes
-                        .plane_for(cache, sector, ceiling, surface, light, height)
-                    {
-                        Ok(p) => p,
-                        Err(unlisted) => {
-                            let x = self.x;
-                            let mut target = Target {
-                                pixels: &mut *self.pixels,
-                                stride: self.stride,
-                                recip: self.recip,
-                                shades: self.shades,
-                            };
-                            self.planes.draw_plane_now(&unlisted, rows, x, &mut target);
-                            return;
-                        }
-                    }
-                }
-            };
-        }
-        if plane == SKY_PLANE {
-            self.sky_rows(rows);
-        } else if !self.runs.push(self.x, rows, plane, ceiling) {
-            // No room: drawn now, the same pixels.
-            let x = self.x;
-            let planes: &Planes<'a> = self.planes;
-            let mut target = Target {
-                pixels: &mut *self.pixels,
-                stride: self.stride,
-                recip: self.recip,
-                shades: self.shades,
-            };
-            planes.draw_now(plane, rows, x, &mut target);
-        }
-    }
-
-    fn wall(
-        &mut self,
-        rows: (usize, usize),
-        color: u8,
-        level: usize,
-        depth: i64,
-        tex: Option<&TexSpan<'a>>,
-    ) {
-        draw_wall(
-            self.pixels,
-            self.stride,
-            self.view,
-            self.shades,
-            self.x,
-            rows,
-            (color, level, depth),
-            tex,
-        );
-    }
-
+impl<P: Pixel> Recorder<'_, '_, P> {
+    /// Nothing seen in rows `rows` of this column: the background.
     fn background(&mut self, rows: (usize, usize)) {
         draw_background(self.pixels, self.stride, self.x, rows);
     }
