@@ -1169,32 +1169,25 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             };
         }
         let x = self.x;
-        match slot {
-            PlaneSlot::Listed(p) => {
-                if !self.runs.push(x, rows, *p, ceiling) {
-                    // No room: drawn now, the same pixels.
-                    let planes: &Planes<'a> = self.planes;
-                    let mut target = Target {
-                        pixels: &mut *self.pixels,
-                        stride: self.stride,
-                        recip: self.recip,
-                        shades: self.shades,
-                    };
-                    planes.draw_now(*p, rows, x, &mut target);
-                }
-            }
-            PlaneSlot::Sky => self.sky_rows(rows),
-            PlaneSlot::Unlisted(p) => {
-                let planes: &Planes<'a> = self.planes;
-                let mut target = Target {
-                    pixels: &mut *self.pixels,
-                    stride: self.stride,
-                    recip: self.recip,
-                    shades: self.shades,
-                };
-                planes.draw_plane_now(p, rows, x, &mut target);
-            }
-            PlaneSlot::Unknown => {}
+        let unlisted = match slot {
+            PlaneSlot::Listed(p) if self.runs.push(x, rows, *p, ceiling) => return,
+            PlaneSlot::Sky => return self.sky_rows(rows),
+            PlaneSlot::Unknown => return,
+            // No room in the pool, or none in the table: drawn now, the
+            // same pixels.
+            PlaneSlot::Listed(p) => Err(*p),
+            PlaneSlot::Unlisted(p) => Ok(p),
+        };
+        let planes: &Planes<'a> = self.planes;
+        let mut target = Target {
+            pixels: &mut *self.pixels,
+            stride: self.stride,
+            recip: self.recip,
+            shades: self.shades,
+        };
+        match unlisted {
+            Ok(p) => planes.draw_plane_now(p, rows, x, &mut target),
+            Err(p) => planes.draw_now(p, rows, x, &mut target),
         }
     }
 }

@@ -912,6 +912,38 @@ mod tests {
         out
     }
 
+    /// Views from the spots of the things `keep` keeps (given the
+    /// thing's number, the thing and its spot) that lie in a sector, eyes
+    /// 41 above its floor, in eight directions (turned a little more for
+    /// each thing).
+    fn views_from_things(
+        level: &Level<'_>,
+        keep: impl Fn(usize, &crate::format::ThingRecord, Vec2) -> bool,
+    ) -> Vec<Camera> {
+        let mut views = Vec::new();
+        for (i, t) in level.map().things().enumerate() {
+            let pos = Vec2::new(t.x, t.y);
+            let Some(sector) = level.locate(pos) else {
+                continue;
+            };
+            if !keep(i, &t, pos) {
+                continue;
+            }
+            let eye_z = level.sector(sector).floor + Fx::from_num(41);
+            for k in 0..8 {
+                let degrees = Fx::from_bits(((k * 45) << 16) + i as i32 * 1237);
+                let angle = Angle::from_degrees(degrees);
+                views.push(Camera {
+                    pos,
+                    eye_z,
+                    angle,
+                    sector,
+                });
+            }
+        }
+        views
+    }
+
     /// The column walk's per-frame tables (the frame cache) are a
     /// shortcut: walking every sector the slow way, testing all its walls
     /// in every column and working out each wall's drawing at each
@@ -923,27 +955,8 @@ mod tests {
         for (name, bytes) in maps() {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
-            let mut views = Vec::new();
-            for (i, t) in level.map().things().enumerate() {
-                let pos = Vec2::new(t.x, t.y);
-                let Some(sector) = level.locate(pos) else {
-                    continue;
-                };
-                if t.kind != kind::PLAYER_START && i % 5 != 0 {
-                    continue;
-                }
-                let eye_z = level.sector(sector).floor + Fx::from_num(41);
-                for k in 0..8 {
-                    let degrees = Fx::from_bits(((k * 45) << 16) + i as i32 * 1237);
-                    let angle = Angle::from_degrees(degrees);
-                    views.push(Camera {
-                        pos,
-                        eye_z,
-                        angle,
-                        sector,
-                    });
-                }
-            }
+            let views =
+                views_from_things(&level, |i, t, _| t.kind == kind::PLAYER_START || i % 5 == 0);
             assert!(views.len() >= 8, "{name}: {} views", views.len());
             let shot = |cam: &Camera, slow: bool| {
                 cache::slow::set(slow);
@@ -1004,27 +1017,7 @@ mod tests {
                     ax * by - ay * bx == 0 && ax * bx + ay * by <= 0
                 })
             };
-            let mut views = Vec::new();
-            for (i, t) in level.map().things().enumerate() {
-                let pos = Vec2::new(t.x, t.y);
-                let Some(sector) = level.locate(pos) else {
-                    continue;
-                };
-                if on_a_wall(pos) {
-                    continue;
-                }
-                let eye_z = level.sector(sector).floor + Fx::from_num(41);
-                for k in 0..8 {
-                    let degrees = Fx::from_bits(((k * 45) << 16) + i as i32 * 1237);
-                    let angle = Angle::from_degrees(degrees);
-                    views.push(Camera {
-                        pos,
-                        eye_z,
-                        angle,
-                        sector,
-                    });
-                }
-            }
+            let views = views_from_things(&level, |_, _, pos| !on_a_wall(pos));
             let shot = |cam: &Camera, walk: Walk| {
                 let mut pixels = vec![0u32; w * h];
                 let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
