@@ -873,7 +873,8 @@ impl Stepped {
     /// Stepping for columns `x0..=x1` of the wall with ends `ends` (and
     /// `ends.cross()`, `cross`) drawn by `prep`; `None` where stepping
     /// would not pay (one column) or not hold (an end too near or too
-    /// far for the depth to be kept exactly).
+    /// far for the depth to be kept exactly, or an image too far off the
+    /// screen for the steps to stay in range).
     fn new(
         view: &View<'_>,
         prep: &Prepared,
@@ -900,8 +901,22 @@ impl Stepped {
         let (a, b) = (Inverse::of(depth(x0)?), Inverse::of(depth(x1)?));
         let heights = prep.heights();
         let span = (x1 - x0) as i64;
-        let y0 = heights.map(|dh| view.project_frac(dh, a) << 16);
-        let y1 = heights.map(|dh| view.project_frac(dh, b) << 16);
+        let (y0, y1) = (
+            heights.map(|dh| view.project_frac(dh, a)),
+            heights.map(|dh| view.project_frac(dh, b)),
+        );
+        // Images within 2^14 rows of the screen (in 16.16 bits) keep the
+        // stepping below 2^58 for any column; a wall so near that its
+        // image lies further out is projected column by column.
+        const FAR: i64 = 1 << 30;
+        if y0
+            .iter()
+            .chain(y1.iter())
+            .any(|y| !(-FAR..=FAR).contains(y))
+        {
+            return None;
+        }
+        let (y0, y1) = (y0.map(|y| y << 16), y1.map(|y| y << 16));
         let mut step = [0; 4];
         for (s, (p, q)) in step.iter_mut().zip(y0.iter().zip(y1.iter())) {
             *s = (q - p) / span;
