@@ -49,14 +49,13 @@ use heapless::Vec as HVec;
 
 use super::cache::{meet, sides, Ends, SectorCache};
 use super::light;
-use super::planes::Plane;
-use super::planes::{Planes, Target, NO_PLANE, SKY_PLANE};
+use super::planes::{Found, Planes, Target, NO_PLANE, SKY_PLANE};
 use super::portal::{
     exit_depth, prepare, Depth, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
     MAX_MASKED_PER_COLUMN, MIN_DEPTH,
 };
 use super::sprite::Visible;
-use super::{cache::SectorRef, portal::Surface, portal::TexSpan};
+use super::{cache::SectorRef, portal::TexSpan};
 use super::{draw_background, draw_sky, draw_wall, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
 use crate::format::TextureView;
@@ -947,19 +946,6 @@ struct Crossed {
     see_through: Option<(usize, usize)>,
 }
 
-/// How a floor or ceiling is drawn, once looked up.
-#[derive(Copy, Clone, Debug)]
-enum PlaneSlot<'a> {
-    /// Not looked up yet.
-    Unknown,
-    /// The sky, drawn in columns.
-    Sky,
-    /// A plane of the frame's table, its runs recorded.
-    Listed(u16),
-    /// A plane the table had no room for: drawn on the spot.
-    Unlisted(Plane<'a>),
-}
-
 /// A wall part's texture, looked up once per seg.
 #[derive(Copy, Clone, Debug)]
 struct PartTexture<'a> {
@@ -976,8 +962,9 @@ struct PartTexture<'a> {
 struct SegDraw<'p, 'a> {
     prep: &'p Prepared,
     here: SectorRef,
-    ceiling: PlaneSlot<'a>,
-    floor: PlaneSlot<'a>,
+    /// The sector's ceiling and floor, once looked up.
+    ceiling: Option<Found<'a>>,
+    floor: Option<Found<'a>>,
     upper: Option<PartTexture<'a>>,
     lower: Option<PartTexture<'a>>,
     middle: Option<PartTexture<'a>>,
@@ -1008,8 +995,8 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         SegDraw {
             prep,
             here,
-            ceiling: PlaneSlot::Unknown,
-            floor: PlaneSlot::Unknown,
+            ceiling: None,
+            floor: None,
             upper: texture(prep.upper),
             lower: texture(prep.lower),
             middle: texture(prep.middle),
@@ -1152,7 +1139,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     #[inline]
     fn plane_run(
         &mut self,
-        slot: &mut PlaneSlot<'a>,
+        slot: &mut Option<Found<'a>>,
         cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
@@ -1164,34 +1151,21 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             return;
         }
         let rows = (y0 as usize, y1 as usize);
-        if let PlaneSlot::Unknown = slot {
-            *slot = match self.planes.known(sector, ceiling) {
-                SKY_PLANE => PlaneSlot::Sky,
-                NO_PLANE => match cache.surface(self.level, self.view, sector, ceiling) {
-                    Surface::Sky => {
-                        self.planes.remember(sector, ceiling, SKY_PLANE);
-                        PlaneSlot::Sky
-                    }
-                    surface => match self
-                        .planes
-                        .plane_for(cache, sector, ceiling, surface, n, height)
-                    {
-                        Ok(p) => PlaneSlot::Listed(p),
-                        Err(unlisted) => PlaneSlot::Unlisted(unlisted),
-                    },
-                },
-                p => PlaneSlot::Listed(p),
-            };
-        }
+        let found = *slot.get_or_insert_with(|| match self.planes.known(sector, ceiling) {
+            SKY_PLANE => Found::Sky,
+            NO_PLANE => self
+                .planes
+                .find(self.level, self.view, cache, sector, ceiling, n, height),
+            p => Found::Listed(p),
+        });
         let x = self.x;
-        let unlisted = match slot {
-            PlaneSlot::Listed(p) if self.runs.push(x, rows, *p, ceiling) => return,
-            PlaneSlot::Sky => return self.sky_rows(rows),
-            PlaneSlot::Unknown => return,
+        let unlisted = match found {
+            Found::Listed(p) if self.runs.push(x, rows, p, ceiling) => return,
+            Found::Sky => return self.sky_rows(rows),
             // No room in the pool, or none in the table: drawn now, the
             // same pixels.
-            PlaneSlot::Listed(p) => Err(*p),
-            PlaneSlot::Unlisted(p) => Ok(p),
+            Found::Listed(p) => Err(p),
+            Found::Unlisted(p) => Ok(p),
         };
         let planes: &Planes<'a> = self.planes;
         let mut target = Target {
@@ -1201,7 +1175,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             shades: self.shades,
         };
         match unlisted {
-            Ok(p) => planes.draw_plane_now(p, rows, x, &mut target),
+            Ok(p) => planes.draw_plane_now(&p, rows, x, &mut target),
             Err(p) => planes.draw_now(p, rows, x, &mut target),
         }
     }

@@ -72,7 +72,7 @@ use crate::math::{Angle, Fx, Vec2};
 use crate::world::{Level, SectorId};
 use cache::{SectorCache, SectorRef};
 use draw::{ColumnRun, FlatRun, MaskedRun};
-use portal::{Masked, Paint, SpriteClip, Surface, TexSpan, View, MAX_MASKED_PER_COLUMN};
+use portal::{Masked, Paint, SpriteClip, TexSpan, View, MAX_MASKED_PER_COLUMN};
 use sprite::{Source, Visible};
 
 /// Where the view is: a point, an eye height, a facing and the sector the
@@ -807,26 +807,20 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
             shades: self.shades,
         };
         let (x, rows) = (self.x, (y0, y1));
-        match plane {
-            planes::SKY_PLANE => self.sky(y0, y1),
-            planes::NO_PLANE => match cache.surface(self.level, self.view, sector, ceiling) {
-                Surface::Sky => {
-                    self.planes.remember(sector, ceiling, planes::SKY_PLANE);
-                    self.sky(y0, y1);
-                }
-                surface => self.planes.add_run(
-                    cache,
-                    sector,
-                    ceiling,
-                    surface,
-                    rows,
-                    x,
-                    light,
-                    height,
-                    &mut target,
-                ),
-            },
-            plane => self.planes.run(plane, ceiling, rows, x, &mut target),
+        let found = match plane {
+            planes::SKY_PLANE => planes::Found::Sky,
+            planes::NO_PLANE => {
+                let (level, view) = (self.level, self.view);
+                self.planes
+                    .find(level, view, cache, sector, ceiling, light, height)
+            }
+            plane => planes::Found::Listed(plane),
+        };
+        match found {
+            planes::Found::Sky => self.sky(y0, y1),
+            planes::Found::Listed(plane) => self.planes.run(plane, ceiling, rows, x, &mut target),
+            // No room: drawn now, the same pixels.
+            planes::Found::Unlisted(p) => self.planes.draw_plane_now(&p, rows, x, &mut target),
         }
     }
 }

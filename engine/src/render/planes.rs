@@ -34,6 +34,7 @@ use super::light::PlaneLight;
 use super::portal::{Surface, View};
 use super::shade::Shades;
 use crate::config::MAX_SCREEN_HEIGHT;
+use crate::world::Level;
 
 /// Most planes one frame keeps; runs of more are drawn on the spot.
 pub(crate) const MAX_PLANES: usize = 128;
@@ -57,6 +58,17 @@ pub(crate) struct Plane<'a> {
     /// `|plane height - eye height|`, 16.16 bits, at most 2^33.
     height: u64,
     light: PlaneLight,
+}
+
+/// How a sector's floor or ceiling is drawn (see [`Planes::find`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum Found<'a> {
+    /// The sky, drawn in columns.
+    Sky,
+    /// Plane `n` of the frame's table.
+    Listed(u16),
+    /// A plane the table had no room for: its runs are drawn on the spot.
+    Unlisted(Plane<'a>),
 }
 
 /// Rows `[y0, y1)` of plane `plane` in one column.
@@ -149,7 +161,7 @@ impl<'a> Planes<'a> {
 
     /// The plane of the ceiling (`ceiling`) or floor of `sector` if known
     /// ([`SKY_PLANE`] for the sky), else `NO_PLANE`: then
-    /// [`Planes::add_run`] works it out.
+    /// [`Planes::find`] works it out.
     #[inline]
     pub(crate) fn known(&self, sector: SectorRef, ceiling: bool) -> u16 {
         match sector {
@@ -195,42 +207,27 @@ impl<'a> Planes<'a> {
         }
     }
 
-    /// [`Planes::run`] for a plane not [`Planes::known`] yet: `surface`
-    /// (not the sky), light number `n`, `height` from the eye. The plane
-    /// is memorised, or if there is no room for it the run is drawn now.
+    /// How the ceiling (`ceiling`) or floor of `sector` is drawn, when it
+    /// is not [`Planes::known`] yet: its surface looked up (the sky, or a
+    /// plane of light number `n` and `height` from the eye, added to the
+    /// table), and memorised. A plane the table has no room for is given
+    /// back itself, for its runs to be drawn on the spot.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn add_run<P: Pixel>(
+    pub(crate) fn find(
         &mut self,
+        level: &Level<'a>,
+        view: &View<'a>,
         cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
-        surface: Surface<'a>,
-        rows: (usize, usize),
-        x: usize,
         n: usize,
         height: u64,
-        target: &mut Target<'_, P>,
-    ) {
-        match self.plane_for(cache, sector, ceiling, surface, n, height) {
-            Ok(plane) => self.run(plane, ceiling, rows, x, target),
-            // No room: drawn now, the same pixels.
-            Err(unlisted) => self.draw_plane_now(&unlisted, rows, x, target),
+    ) -> Found<'a> {
+        let surface = cache.surface(level, view, sector, ceiling);
+        if let Surface::Sky = surface {
+            self.remember(sector, ceiling, SKY_PLANE);
+            return Found::Sky;
         }
-    }
-
-    /// The number of the ceiling (`ceiling`) or floor of `sector`, not
-    /// [`Planes::known`] yet: `surface` (not the sky), light number `n`,
-    /// `height` from the eye; memorised. `Err` with the plane itself if
-    /// there is no room for it (its runs are then drawn on the spot).
-    pub(crate) fn plane_for(
-        &mut self,
-        cache: &SectorCache<'a>,
-        sector: SectorRef,
-        ceiling: bool,
-        surface: Surface<'a>,
-        n: usize,
-        height: u64,
-    ) -> Result<u16, Plane<'a>> {
         let s = cache.get(sector);
         let texture = if ceiling {
             s.ceiling_texture
@@ -250,10 +247,10 @@ impl<'a> Planes<'a> {
         };
         let plane = self.plane_of(new);
         if plane == NO_PLANE {
-            return Err(new);
+            return Found::Unlisted(new);
         }
         self.remember(sector, ceiling, plane);
-        Ok(plane)
+        Found::Listed(plane)
     }
 
     /// Draws rows `(y0, y1)` of column `x` of plane `plane` now, one
