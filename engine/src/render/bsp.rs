@@ -51,7 +51,7 @@ use super::cache::{meet, sides, Ends, SectorCache};
 use super::light;
 use super::planes::{Found, Planes, Target, NO_PLANE, SKY_PLANE};
 use super::portal::{
-    exit_depth, prepare, Depth, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
+    exit_depth, prepare, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
     MAX_MASKED_PER_COLUMN, MIN_DEPTH,
 };
 use super::sprite::Visible;
@@ -163,9 +163,9 @@ struct MaskedWall {
     first: u16,
 }
 
-/// Everything the BSP walk keeps for a frame (about 60 KiB with a
-/// 1024-column screen): what the walk itself keeps, the floor and
-/// ceiling runs.
+/// Everything the BSP walk keeps for a frame (68 KiB on a 64-bit host,
+/// sized for a 1024-column screen): what the walk itself keeps, the
+/// floor and ceiling runs and the sky columns.
 pub(crate) struct Scratch {
     pub(crate) walk: WalkState,
     pub(crate) runs: Runs,
@@ -324,6 +324,19 @@ impl WalkState {
     }
 }
 
+/// `n` windows `fill` added at the end of `pool`, and where they start;
+/// `None` (nothing added) if they do not fit.
+fn reserve<const N: usize>(pool: &mut HVec<Window, N>, n: usize, fill: Window) -> Option<u16> {
+    let first = pool.len();
+    if first + n > N {
+        return None;
+    }
+    for _ in 0..n {
+        let _ = pool.push(fill);
+    }
+    Some(first as u16)
+}
+
 /// The sprites' clip windows and see-through textures of column `x`, as
 /// the column walk would have left them: `clips` for the sprites covering
 /// it (those whose windows were not kept were counted as dropped), and
@@ -437,6 +450,12 @@ pub(crate) struct Recorder<'r, 'a, P> {
 }
 
 impl<'a, P: Pixel> Recorder<'_, 'a, P> {
+    /// Nothing seen in rows `rows` of this column: the background.
+    fn background(&mut self, rows: (usize, usize)) {
+        draw_background(self.pixels, self.stride, self.x, rows);
+    }
+
+    /// The sky in rows `rows` of this column.
     fn sky_rows(&mut self, rows: (usize, usize)) {
         let x = self.x;
         let Some(column) = self.sky.get_mut(x) else {
@@ -455,13 +474,6 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             column,
             rows,
         );
-    }
-}
-
-impl<P: Pixel> Recorder<'_, '_, P> {
-    /// Nothing seen in rows `rows` of this column: the background.
-    fn background(&mut self, rows: (usize, usize)) {
-        draw_background(self.pixels, self.stride, self.x, rows);
     }
 }
 
@@ -494,24 +506,23 @@ pub(crate) fn walk<'a, P: Pixel>(
     let height = view.height as i16;
     scratch.start(width, height);
     // Room for each visible sprite's windows.
+    let open = Window {
+        top: 0,
+        bottom: height,
+        step: -1,
+    };
     for (i, v) in visible.iter().enumerate() {
-        let first = scratch.windows.len();
         let n = v.x1.saturating_sub(v.x0);
-        let open = Window {
-            top: 0,
-            bottom: height,
-            step: -1,
-        };
-        if first + n <= MAX_SPRITE_COLUMNS {
-            for _ in 0..n {
-                let _ = scratch.windows.push(open);
+        match reserve(&mut scratch.windows, n, open) {
+            Some(first) => {
+                if let Some(f) = scratch.sprite_first.get_mut(i) {
+                    *f = first;
+                }
             }
-            if let Some(f) = scratch.sprite_first.get_mut(i) {
-                *f = first as u16;
+            None => {
+                stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
+                stats.sprites_drawn = stats.sprites_drawn.saturating_sub(1);
             }
-        } else {
-            stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
-            stats.sprites_drawn = stats.sprites_drawn.saturating_sub(1);
         }
     }
     let mut w = Walker {
@@ -765,39 +776,29 @@ impl<'a> Walker<'_, 'a> {
                 self.stats.portals_crossed = self.stats.portals_crossed.saturating_add(1);
             }
             if let Some((y0, y1)) = crossed.see_through {
-                let slot = match masked_wall {
-                    Some(m) => Some(m),
-                    None => {
-                        let first = sc.masked_windows.len();
-                        let n = x1 - x;
-                        let unused = Window {
-                            top: 0,
-                            bottom: 0,
-                            step: -1,
-                        };
-                        let room = first + n <= MAX_MASKED_COLUMNS && !sc.masked.is_full();
-                        if room {
-                            for _ in 0..n {
-                                let _ = sc.masked_windows.push(unused);
-                            }
-                            let _ = sc.masked.push(MaskedWall {
-                                middle: prep.middle,
-                                wall_light: prep.wall_light,
-                                front: prep.front,
-                                length: prep.length,
-                                x_offset: prep.x_offset,
-                                ends,
-                                cross,
-                                x0: x as u16,
-                                x1: x1 as u16,
-                                first: first as u16,
-                            });
-                            masked_wall = Some(sc.masked.len() - 1);
-                        }
-                        masked_wall
+                if masked_wall.is_none() && !sc.masked.is_full() {
+                    let unused = Window {
+                        top: 0,
+                        bottom: 0,
+                        step: -1,
+                    };
+                    if let Some(first) = reserve(&mut sc.masked_windows, x1 - x, unused) {
+                        let _ = sc.masked.push(MaskedWall {
+                            middle: prep.middle,
+                            wall_light: prep.wall_light,
+                            front: prep.front,
+                            length: prep.length,
+                            x_offset: prep.x_offset,
+                            ends,
+                            cross,
+                            x0: x as u16,
+                            x1: x1 as u16,
+                            first,
+                        });
+                        masked_wall = Some(sc.masked.len() - 1);
                     }
-                };
-                let entry = slot
+                }
+                let entry = masked_wall
                     .and_then(|m| sc.masked.get(m))
                     .map(|m| m.first as usize + x - m.x0 as usize);
                 match entry.and_then(|e| sc.masked_windows.get_mut(e)) {
@@ -886,15 +887,12 @@ impl Stepped {
         if x1 <= x0 {
             return None;
         }
+        // The exact depth there, as the column itself works it out.
         let depth = |x: usize| {
             let (dx, dy) = view.ray(x);
-            let den = (dx * ends.by - dy * ends.bx) - (dx * ends.ay - dy * ends.ax);
-            let (num, den) = if front { (-cross, -den) } else { (cross, den) };
-            let d = Depth {
-                num,
-                den: u64::try_from(den).ok().filter(|&d| d > 0)?,
-            }
-            .bits();
+            let d = exit_depth(dx, dy, ends, front, !front, || cross)?
+                .depth
+                .bits();
             (MIN_DEPTH < d && d < MAX_DEPTH).then_some(d)
         };
         let (a, b) = (Inverse::of(depth(x0)?), Inverse::of(depth(x1)?));
