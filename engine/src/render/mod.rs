@@ -641,7 +641,7 @@ fn draw_wall<P: Pixel>(
     match tex {
         Some(t) => {
             let step = view.per_row(depth);
-            let v0 = t.top + (((2 * y0 as i64 + 1 - view.height) * step) >> 1);
+            let v0 = view.texel_row(t.top, step, y0);
             let run = ColumnRun::tiled(x, y0, y1, v0, step, t.texture.height);
             let texels = draw::texture_column(&t.texture, (t.u >> 16) as i32);
             draw::fill_column(pixels, stride, run, texels, shades.row(level));
@@ -684,18 +684,6 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
         self.planes.flush(self.x, (y0, y1), &mut target);
     }
 
-    /// Texel rows per screen row at `depth`: `depth / focal`, 16.16.
-    #[inline]
-    fn step(&self, depth: i64) -> i64 {
-        self.view.per_row(depth)
-    }
-
-    /// The texel row seen in screen row `y` (16.16) for a texture whose
-    /// row 0 lies `top` above the eye, stepping `step` per row.
-    fn row_at(&self, top: i64, step: i64, y: usize) -> i64 {
-        top + (((2 * y as i64 + 1 - self.view.height) * step) >> 1)
-    }
-
     /// DOOM's sky: unlit, one texel per pixel at 320 columns, texture row
     /// 100 at the middle row, the column from the view angle.
     fn sky(&mut self, y0: usize, y1: usize) {
@@ -715,8 +703,8 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
 
     /// A see-through middle texture, drawn once within its opening.
     fn masked(&mut self, m: &Masked<'_>) {
-        let step = self.step(m.depth);
-        let v0 = self.row_at(m.tex.top, step, m.y0);
+        let step = self.view.per_row(m.depth);
+        let v0 = self.view.texel_row(m.tex.top, step, m.y0);
         let t = &m.tex.texture;
         if let Some(run) = MaskedRun::once(self.x, m.y0, m.y1, v0, step, t.height) {
             let column = (m.tex.u >> 16) as i32;
@@ -735,9 +723,9 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
         // texture's left edge, in texels.
         let side = (self.view.slope(self.x) * v.depth) >> 16;
         let column = ((side - v.left) >> 16).clamp(0, v.texture.width as i64 - 1) as i32;
-        let step = self.step(v.depth);
+        let step = self.view.per_row(v.depth);
         let (y0, y1) = (top as usize, bottom as usize);
-        let v0 = self.row_at(v_top, step, y0);
+        let v0 = self.view.texel_row(v_top, step, y0);
         if let Some(run) = MaskedRun::once(self.x, y0, y1, v0, step, v.texture.height) {
             let texture = v.texture;
             self.overlay(run, column, c.index as u16, true, v_level, &texture);

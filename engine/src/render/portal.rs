@@ -199,6 +199,14 @@ impl<'a> View<'a> {
         q.max(1)
     }
 
+    /// The texel row seen in screen row `y` (16.16) for a texture whose
+    /// row 0 lies `top` above the eye, stepping `step` per row (see
+    /// [`View::per_row`]).
+    #[inline]
+    pub(crate) fn texel_row(&self, top: i64, step: i64, y: usize) -> i64 {
+        top + (((2 * y as i64 + 1 - self.height) * step) >> 1)
+    }
+
     /// The first row whose centre lies at or below the screen image of a
     /// height `dh` relative to the eye (16.16 bits, below 2^33 in
     /// magnitude) at depth `depth` (16.16 bits, at least [`MIN_DEPTH`]),
@@ -452,9 +460,9 @@ pub(crate) struct SpriteClip {
 /// The depth of a hit as the exact fraction `num / den`, `den > 0`.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Depth {
-    pub(crate) num: i128,
+    num: i128,
     /// Positive, below 2^51.
-    pub(crate) den: u64,
+    den: u64,
 }
 
 impl Depth {
@@ -724,17 +732,17 @@ pub(crate) struct Prepared {
     /// The sector behind (`None`: one-sided), and its slot in the frame
     /// cache ([`EMPTY_SLOT`]: not known).
     pub(crate) next: Option<SectorId>,
-    pub(crate) next_slot: u16,
+    next_slot: u16,
     /// The wall's length, 16.16 bits.
     pub(crate) length: Fx,
     /// Where the wall's top and bottom are: the sector's ceiling (or,
     /// DOOM's sky hack, the back ceiling) and floor.
-    pub(crate) top: i64,
+    top: i64,
     pub(crate) floor: i64,
     /// A portal's back ceiling and floor, and whether the upper and lower
     /// walls show (the back ceiling lower, the back floor higher).
-    pub(crate) back_ceiling: i64,
-    pub(crate) back_floor: i64,
+    back_ceiling: i64,
+    back_floor: i64,
     pub(crate) upper_shows: bool,
     pub(crate) lower_shows: bool,
     /// `|ceiling - eye|` of the sector, for its plane (not `|top|`
@@ -757,7 +765,8 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
-    /// The wall's four heights relative to the eye, in [`Height`] order.
+    /// The wall's four heights relative to the eye: top, floor, back
+    /// ceiling, back floor.
     pub(crate) fn heights(&self) -> [i64; 4] {
         [self.top, self.floor, self.back_ceiling, self.back_floor]
     }
