@@ -136,7 +136,8 @@ pub fn render<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_sources(level, camera, shades, sprite::decorations(level), frame)
+    let sources = sprite::decorations(level);
+    render_by(level, camera, shades, sources, frame, Walk::default())
 }
 
 /// [`render`] with `sprites` instead of the map's decorations.
@@ -155,13 +156,7 @@ pub fn render_scene<P: Pixel>(
     sprites: &[Sprite],
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_sources(
-        level,
-        camera,
-        shades,
-        sprites.iter().map(Source::from),
-        frame,
-    )
+    render_scene_by(level, camera, shades, sprites, frame, Walk::default())
 }
 
 /// Renders what the player of `game` sees: [`render_scene`] from
@@ -233,16 +228,6 @@ pub fn render_scene_by<P: Pixel>(
         frame,
         walk,
     )
-}
-
-fn render_sources<'a, P: Pixel>(
-    level: &Level<'a>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    sources: impl Iterator<Item = Source>,
-    frame: &mut Frame<'_, P>,
-) -> RenderStats {
-    render_by(level, camera, shades, sources, frame, Walk::default())
 }
 
 fn render_by<'a, P: Pixel>(
