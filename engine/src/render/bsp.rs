@@ -75,63 +75,96 @@ const MAX_MASKED_COLUMNS: usize = 1792;
 /// No entry.
 const NONE: u16 = u16::MAX;
 
-/// A run of floor or ceiling rows in one column, and the next run of the
-/// column.
+/// A run of floor or ceiling rows in one column, and the next run of its
+/// list.
 #[derive(Copy, Clone, Debug)]
 struct Run {
     y0: u16,
     y1: u16,
-    /// The plane, with [`CEILING`] set for a ceiling.
     plane: u16,
     next: u16,
 }
 
-/// Marks a ceiling's run.
-const CEILING: u16 = 0x8000;
+/// A column's two lists of runs in the pool ([`NONE`]: empty), each run
+/// put first: ceilings are met top down (each lies above the window the
+/// walk narrows), so their list runs bottom up; floors are met bottom
+/// up, so theirs runs top down.
+#[derive(Copy, Clone, Debug)]
+struct Lists {
+    ceilings: u16,
+    floors: u16,
+}
 
-/// The floor and ceiling runs of a frame, a list per column in the order
-/// they were recorded.
+const NO_LISTS: Lists = Lists {
+    ceilings: NONE,
+    floors: NONE,
+};
+
+/// The floor and ceiling runs of a frame, per column two lists (see
+/// [`Lists`]), as [`Planes::column`] takes them.
 pub(crate) struct Runs {
     runs: HVec<Run, MAX_PLANE_RUNS>,
-    /// Each column's first and last run.
-    ends: HVec<(u16, u16), MAX_SCREEN_WIDTH>,
+    lists: HVec<Lists, MAX_SCREEN_WIDTH>,
 }
 
 impl Runs {
+    /// Adds the run; `false` (nothing kept) if the pool is full.
+    #[inline(always)]
     fn push(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16, ceiling: bool) -> bool {
         let i = self.runs.len() as u16;
+        let Some(lists) = self.lists.get_mut(x) else {
+            return false;
+        };
+        let head = if ceiling {
+            &mut lists.ceilings
+        } else {
+            &mut lists.floors
+        };
         let run = Run {
             y0: y0 as u16,
             y1: y1 as u16,
-            plane: plane | if ceiling { CEILING } else { 0 },
-            next: NONE,
-        };
-        let Some((head, tail)) = self.ends.get_mut(x) else {
-            return false;
+            plane,
+            next: *head,
         };
         if self.runs.push(run).is_err() {
             return false;
         }
-        match self.runs.get_mut(*tail as usize) {
-            Some(last) if *head != NONE => last.next = i,
-            _ => *head = i,
-        }
-        *tail = i;
+        *head = i;
         true
     }
 
-    /// Column `x`'s runs as `(rows, plane, ceiling)`, in order.
-    pub(crate) fn column(
-        &self,
-        x: usize,
-    ) -> impl Iterator<Item = ((usize, usize), u16, bool)> + '_ {
-        let mut i = self.ends.get(x).map_or(NONE, |e| e.0);
-        core::iter::from_fn(move || {
-            let r = self.runs.get(i as usize)?;
-            i = r.next;
-            let rows = (r.y0 as usize, r.y1 as usize);
-            Some((rows, r.plane & !CEILING, r.plane & CEILING != 0))
-        })
+    /// Column `x`'s ceiling runs, bottom up, and floor runs, top down,
+    /// as `(y0, y1, plane)`.
+    pub(crate) fn column(&self, x: usize) -> (RunIter<'_>, RunIter<'_>) {
+        let l = self.lists.get(x).copied().unwrap_or(NO_LISTS);
+        (
+            RunIter {
+                runs: &self.runs,
+                i: l.ceilings,
+            },
+            RunIter {
+                runs: &self.runs,
+                i: l.floors,
+            },
+        )
+    }
+}
+
+/// One list of a column's runs (see [`Runs::column`]).
+#[derive(Clone)]
+pub(crate) struct RunIter<'r> {
+    runs: &'r [Run],
+    i: u16,
+}
+
+impl Iterator for RunIter<'_> {
+    type Item = (u16, u16, u16);
+
+    #[inline]
+    fn next(&mut self) -> Option<(u16, u16, u16)> {
+        let r = self.runs.get(self.i as usize)?;
+        self.i = r.next;
+        Some((r.y0, r.y1, r.plane))
     }
 }
 
@@ -187,7 +220,7 @@ impl Scratch {
             walk: WalkState::new(),
             runs: Runs {
                 runs: HVec::new(),
-                ends: HVec::new(),
+                lists: HVec::new(),
             },
             sky: HVec::new(),
         }
@@ -197,8 +230,8 @@ impl Scratch {
     pub(crate) fn start(&mut self, width: usize) {
         let width = width.min(MAX_SCREEN_WIDTH);
         self.runs.runs.clear();
-        self.runs.ends.clear();
-        let _ = self.runs.ends.resize(width, (NONE, NONE));
+        self.runs.lists.clear();
+        let _ = self.runs.lists.resize(width, NO_LISTS);
         self.sky.clear();
         let _ = self.sky.resize(width, UNKNOWN_SKY);
     }
@@ -960,9 +993,6 @@ struct PartTexture<'a> {
 struct SegDraw<'p, 'a> {
     prep: &'p Prepared,
     here: SectorRef,
-    /// The sector's ceiling and floor, once looked up.
-    ceiling: Option<Found<'a>>,
-    floor: Option<Found<'a>>,
     upper: Option<PartTexture<'a>>,
     lower: Option<PartTexture<'a>>,
     middle: Option<PartTexture<'a>>,
@@ -993,8 +1023,6 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         SegDraw {
             prep,
             here,
-            ceiling: None,
-            floor: None,
             upper: texture(prep.upper),
             lower: texture(prep.lower),
             middle: texture(prep.middle),
@@ -1021,27 +1049,11 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         let floor_y = floor_y.clamp(ceiling_y, bottom);
         if top < ceiling_y {
             let (height, n) = (prep.ceiling_height, prep.plane_light as usize);
-            rec.plane_run(
-                &mut self.ceiling,
-                cache,
-                self.here,
-                true,
-                (top, ceiling_y),
-                n,
-                height,
-            );
+            rec.plane_run(cache, self.here, true, (top, ceiling_y), n, height);
         }
         if floor_y < bottom {
             let (height, n) = (prep.floor.unsigned_abs(), prep.plane_light as usize);
-            rec.plane_run(
-                &mut self.floor,
-                cache,
-                self.here,
-                false,
-                (floor_y, bottom),
-                n,
-                height,
-            );
+            rec.plane_run(cache, self.here, false, (floor_y, bottom), n, height);
         }
         // The wall's light and texture column, worked out when first
         // needed.
@@ -1132,12 +1144,12 @@ impl<'a> SegDraw<'_, 'a> {
 impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     /// Rows `(y0, y1)` of this column show the ceiling (`ceiling`) or
     /// floor of sector `sector` (light number `n`, `height` from the
-    /// eye), looked up into `slot` the first time.
+    /// eye). The usual case, a plane seen before and room in the pool,
+    /// is a memo look-up and a push.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn plane_run(
         &mut self,
-        slot: &mut Option<Found<'a>>,
         cache: &SectorCache<'a>,
         sector: SectorRef,
         ceiling: bool,
@@ -1149,16 +1161,37 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             return;
         }
         let rows = (y0 as usize, y1 as usize);
-        let found = *slot.get_or_insert_with(|| match self.planes.known(sector, ceiling) {
+        let plane = self.planes.known(sector, ceiling);
+        if plane < SKY_PLANE && self.runs.push(self.x, rows, plane, ceiling) {
+            return;
+        }
+        self.plane_slow(cache, sector, ceiling, rows, n, height, plane);
+    }
+
+    /// [`Recorder::plane_run`] for the sky, a plane not known yet, or no
+    /// room in the pool (`plane`: what [`Planes::known`] said).
+    #[allow(clippy::too_many_arguments)]
+    #[inline(never)]
+    fn plane_slow(
+        &mut self,
+        cache: &SectorCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        rows: (usize, usize),
+        n: usize,
+        height: u64,
+        plane: u16,
+    ) {
+        let found = match plane {
             SKY_PLANE => Found::Sky,
             NO_PLANE => self
                 .planes
                 .find(self.level, self.view, cache, sector, ceiling, n, height),
             p => Found::Listed(p),
-        });
+        };
         let x = self.x;
         let unlisted = match found {
-            Found::Listed(p) if self.runs.push(x, rows, p, ceiling) => return,
+            Found::Listed(p) if plane == NO_PLANE && self.runs.push(x, rows, p, ceiling) => return,
             Found::Sky => return self.sky_rows(rows),
             // No room in the pool, or none in the table: drawn now, the
             // same pixels.

@@ -451,10 +451,8 @@ fn bsp_walk<'a, P: Pixel>(
             recip: painter.recip,
             shades: painter.shades,
         };
-        for (rows, plane, ceiling) in runs.column(x) {
-            painter.planes.run(plane, ceiling, rows, x, &mut target);
-        }
-        painter.end_column();
+        let (ceilings, floors) = runs.column(x);
+        painter.planes.column(x, ceilings, floors, &mut target);
         let active = sprites.at(x, visible);
         bsp::column_overlays(
             level,

@@ -334,6 +334,73 @@ impl<'a> Planes<'a> {
         self.prev ^= 1;
     }
 
+    /// Column `x`'s runs, handed over at once: its ceiling runs bottom up
+    /// and its floor runs top down, as `(y0, y1, plane)` (every plane
+    /// from [`Planes::known`] or [`Planes::find`], none the sky). Draws
+    /// the spans that ended at `x - 1` and opens the ones that start at
+    /// `x`, as [`Planes::keep`] for each run and then
+    /// [`Planes::end_column`] do; runs beyond a column's room are drawn
+    /// on the spot.
+    pub(crate) fn column<P: Pixel>(
+        &mut self,
+        x: usize,
+        ceilings: impl Iterator<Item = (u16, u16, u16)> + Clone,
+        floors: impl Iterator<Item = (u16, u16, u16)>,
+        target: &mut Target<'_, P>,
+    ) {
+        let frame = self.frame;
+        let [c0, c1] = &mut self.columns;
+        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
+        let planes: &[Plane<'_>] = &self.planes;
+        // A run with no room in the column's table is drawn now: the
+        // same pixels.
+        let draw_now = |planes: &[Plane<'_>],
+                        target: &mut Target<'_, P>,
+                        (y0, y1, plane): (u16, u16, u16),
+                        x: usize| {
+            if let Some(p) = planes.get(plane as usize) {
+                for y in y0 as usize..y1 as usize {
+                    draw_span(target, p, frame, y, x, x);
+                }
+            }
+        };
+        // The ceilings top down: the last one met first.
+        let count = ceilings.clone().count();
+        for (k, (y0, y1, plane)) in ceilings.enumerate() {
+            let at = count - 1 - k;
+            match cur.runs.get_mut(at).filter(|_| at < MAX_RUNS) {
+                Some(slot) => *slot = Run { y0, y1, plane },
+                None => draw_now(planes, target, (y0, y1, plane), x),
+            }
+        }
+        let mut len = count.min(MAX_RUNS);
+        let room = len + MAX_RUNS;
+        for (y0, y1, plane) in floors {
+            match cur.runs.get_mut(len).filter(|_| len < room) {
+                Some(slot) => {
+                    *slot = Run { y0, y1, plane };
+                    len += 1;
+                }
+                None => draw_now(planes, target, (y0, y1, plane), x),
+            }
+        }
+        cur.len = len;
+        if cur.runs() == prev.runs() {
+            self.prev ^= 1;
+            return;
+        }
+        sweep(
+            prev.runs(),
+            cur.runs(),
+            &self.planes,
+            &mut self.start,
+            frame,
+            x,
+            target,
+        );
+        self.prev ^= 1;
+    }
+
     /// After the last column (`width`): draws every open span.
     pub(crate) fn finish<P: Pixel>(&mut self, width: usize, target: &mut Target<'_, P>) {
         let frame = self.frame;
