@@ -78,7 +78,7 @@ const NONE: u16 = u16::MAX;
 /// A run of floor or ceiling rows in one column, and the next run of its
 /// list.
 #[derive(Copy, Clone, Debug)]
-struct Run {
+pub(crate) struct Run {
     y0: u16,
     y1: u16,
     plane: u16,
@@ -90,7 +90,7 @@ struct Run {
 /// walk narrows), so their list runs bottom up; floors are met bottom
 /// up, so theirs runs top down.
 #[derive(Copy, Clone, Debug)]
-struct Lists {
+pub(crate) struct Lists {
     ceilings: u16,
     floors: u16,
 }
@@ -102,12 +102,20 @@ const NO_LISTS: Lists = Lists {
 
 /// The floor and ceiling runs of a frame, per column two lists (see
 /// [`Lists`]), as [`Planes::column`] takes them.
-pub(crate) struct Runs {
-    runs: HVec<Run, MAX_PLANE_RUNS>,
-    lists: HVec<Lists, MAX_SCREEN_WIDTH>,
+pub(crate) struct Runs<'s> {
+    runs: &'s mut RunPool,
+    lists: &'s mut HVec<Lists, MAX_SCREEN_WIDTH>,
 }
 
-impl Runs {
+impl Runs<'_> {
+    /// The same tables, borrowed.
+    pub(crate) fn reborrow(&mut self) -> Runs<'_> {
+        Runs {
+            runs: &mut *self.runs,
+            lists: &mut *self.lists,
+        }
+    }
+
     /// Adds the run; `false` (nothing kept) if the pool is full.
     #[inline(always)]
     fn push(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16, ceiling: bool) -> bool {
@@ -139,11 +147,11 @@ impl Runs {
         let l = self.lists.get(x).copied().unwrap_or(NO_LISTS);
         (
             RunIter {
-                runs: &self.runs,
+                runs: self.runs,
                 i: l.ceilings,
             },
             RunIter {
-                runs: &self.runs,
+                runs: self.runs,
                 i: l.floors,
             },
         )
@@ -171,7 +179,7 @@ impl Iterator for RunIter<'_> {
 /// A clip window left in one column: rows `[top, bottom)`, and the walk
 /// step that left it (-1: none).
 #[derive(Copy, Clone, Debug)]
-struct Window {
+pub(crate) struct Window {
     top: i16,
     bottom: i16,
     step: i16,
@@ -182,7 +190,7 @@ struct Window {
 /// needs of its [`Prepared`]), and where its columns' windows are in the
 /// pool.
 #[derive(Copy, Clone, Debug)]
-struct MaskedWall {
+pub(crate) struct MaskedWall {
     middle: Part,
     wall_light: u8,
     front: bool,
@@ -196,50 +204,87 @@ struct MaskedWall {
     first: u16,
 }
 
+/// The pool of floor and ceiling runs (see [`Runs`]).
+pub(crate) type RunPool = HVec<Run, MAX_PLANE_RUNS>;
+
 /// Everything the BSP walk keeps for a frame (68 KiB on a 64-bit host,
 /// sized for a 1024-column screen): what the walk itself keeps, the
 /// floor and ceiling runs and the sky columns.
-pub(crate) struct Scratch {
-    pub(crate) walk: WalkState,
-    pub(crate) runs: Runs,
+///
+/// The tables are the caller's, each an empty local of its own (see
+/// [`Scratch::new`]): built inside one value, the empty tables would be
+/// one constant, which the compiler copies in with a memset of all of
+/// it, 62 KB every frame (on the N64, with its 8 KB data cache, about
+/// 200,000 Count ticks); an empty table of its own is a length set to
+/// zero.
+pub(crate) struct Scratch<'s> {
+    pub(crate) walk: WalkState<'s>,
+    pub(crate) runs: Runs<'s>,
     /// Each column's sky column once needed ([`UNKNOWN_SKY`] before): in
     /// `-128..1152` (DOOM's 1024 a turn, from 45 degrees right of north
     /// to 45 left of it past a full turn), so 16 bits hold it.
-    pub(crate) sky: HVec<i16, MAX_SCREEN_WIDTH>,
+    pub(crate) sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
 }
 
 /// A sky column not worked out yet.
 const UNKNOWN_SKY: i16 = i16::MIN;
 
-impl Scratch {
-    /// Empty (nothing written: the walk sizes what it needs to the
-    /// screen).
-    #[inline(always)]
-    pub(crate) fn new() -> Scratch {
-        Scratch {
-            walk: WalkState::new(),
-            runs: Runs {
-                runs: HVec::new(),
-                lists: HVec::new(),
-            },
-            sky: HVec::new(),
-        }
-    }
+/// The bytes the BSP walk's tables take on the stack: [`Scratch`] and
+/// the tables it borrows.
+#[cfg(test)]
+pub(crate) const STACK_BYTES: usize = {
+    use core::mem::size_of;
+    size_of::<Scratch<'static>>()
+        + size_of::<HVec<Column, MAX_SCREEN_WIDTH>>()
+        + size_of::<HVec<u16, { MAX_SCREEN_WIDTH + 1 }>>()
+        + size_of::<HVec<Window, MAX_SPRITE_COLUMNS>>()
+        + size_of::<HVec<MaskedWall, MAX_MASKED_WALLS>>()
+        + size_of::<HVec<Window, MAX_MASKED_COLUMNS>>()
+        + size_of::<RunPool>()
+        + size_of::<HVec<Lists, MAX_SCREEN_WIDTH>>()
+        + size_of::<HVec<i16, MAX_SCREEN_WIDTH>>()
+};
 
-    /// Ready for a screen `width` columns wide.
-    pub(crate) fn start(&mut self, width: usize) {
+impl<'s> Scratch<'s> {
+    /// The walk's tables, for a screen `width` columns wide, from empty
+    /// ones (only what the screen needs is written).
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        width: usize,
+        columns: &'s mut HVec<Column, MAX_SCREEN_WIDTH>,
+        open: &'s mut HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
+        windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
+        masked: &'s mut HVec<MaskedWall, MAX_MASKED_WALLS>,
+        masked_windows: &'s mut HVec<Window, MAX_MASKED_COLUMNS>,
+        runs: &'s mut RunPool,
+        lists: &'s mut HVec<Lists, MAX_SCREEN_WIDTH>,
+        sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
+    ) -> Scratch<'s> {
         let width = width.min(MAX_SCREEN_WIDTH);
-        self.runs.runs.clear();
-        self.runs.lists.clear();
-        let _ = self.runs.lists.resize(width, NO_LISTS);
-        self.sky.clear();
-        let _ = self.sky.resize(width, UNKNOWN_SKY);
+        runs.clear();
+        lists.clear();
+        let _ = lists.resize(width, NO_LISTS);
+        sky.clear();
+        let _ = sky.resize(width, UNKNOWN_SKY);
+        Scratch {
+            walk: WalkState {
+                columns,
+                serial: 0,
+                open,
+                sprite_first: [NONE; crate::render::MAX_VISIBLE_SPRITES],
+                windows,
+                masked,
+                masked_windows,
+            },
+            runs: Runs { runs, lists },
+            sky,
+        }
     }
 }
 
 /// One column's state in the walk.
 #[derive(Copy, Clone, Debug)]
-struct Column {
+pub(crate) struct Column {
     /// The open window.
     top: i16,
     bottom: i16,
@@ -251,38 +296,25 @@ struct Column {
 }
 
 /// What the walk keeps per column and per sprite.
-pub(crate) struct WalkState {
+pub(crate) struct WalkState<'s> {
     /// Each column's open window, the walk steps taken in it and the wall
     /// last crossed.
-    columns: HVec<Column, MAX_SCREEN_WIDTH>,
+    columns: &'s mut HVec<Column, MAX_SCREEN_WIDTH>,
     /// Seg visits so far (after 65,535 the count starts again, every
     /// column's mark cleared).
     serial: u16,
     /// The first open column at or after each column (union-find with
     /// path halving; a column is open when it points at itself).
-    open: HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
+    open: &'s mut HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
     /// Each visible sprite's first window in `windows` ([`NONE`]: not
     /// kept), and the windows.
     sprite_first: [u16; crate::render::MAX_VISIBLE_SPRITES],
-    windows: HVec<Window, MAX_SPRITE_COLUMNS>,
-    masked: HVec<MaskedWall, MAX_MASKED_WALLS>,
-    masked_windows: HVec<Window, MAX_MASKED_COLUMNS>,
+    windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
+    masked: &'s mut HVec<MaskedWall, MAX_MASKED_WALLS>,
+    masked_windows: &'s mut HVec<Window, MAX_MASKED_COLUMNS>,
 }
 
-impl WalkState {
-    #[inline(always)]
-    fn new() -> WalkState {
-        WalkState {
-            columns: HVec::new(),
-            serial: 0,
-            open: HVec::new(),
-            sprite_first: [NONE; crate::render::MAX_VISIBLE_SPRITES],
-            windows: HVec::new(),
-            masked: HVec::new(),
-            masked_windows: HVec::new(),
-        }
-    }
-
+impl WalkState<'_> {
     /// Every column open, with the whole screen `height` rows; no seg
     /// seen, no sprite window kept.
     fn start(&mut self, width: usize, height: i16) {
@@ -379,7 +411,7 @@ pub(crate) fn column_overlays<'a>(
     level: &Level<'a>,
     view: &View<'a>,
     cache: &SectorCache<'a>,
-    scratch: &WalkState,
+    scratch: &WalkState<'_>,
     visible: &[Visible<'a>],
     active: &[u8],
     x: usize,
@@ -402,7 +434,8 @@ pub(crate) fn column_overlays<'a>(
             });
         }
     }
-    let (dx, dy) = view.ray(x);
+    // The ray, worked out for the first see-through wall in the column.
+    let mut ray = None;
     for m in scratch.masked.iter() {
         if !(m.x0 as usize..m.x1 as usize).contains(&x) {
             continue;
@@ -417,6 +450,7 @@ pub(crate) fn column_overlays<'a>(
             continue;
         }
         let front = m.front;
+        let (dx, dy) = *ray.get_or_insert_with(|| view.ray(x));
         let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
             continue;
         };
@@ -475,7 +509,7 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) recip: &'r [u32],
     pub(crate) shades: &'r Shades<P>,
     pub(crate) planes: &'r mut Planes<'a>,
-    pub(crate) runs: &'r mut Runs,
+    pub(crate) runs: Runs<'r>,
     /// Each column's sky column, once needed (see [`Scratch::sky`]).
     pub(crate) sky: &'r mut [i16],
     /// The column being drawn.
@@ -531,7 +565,7 @@ pub(crate) fn walk<'a, P: Pixel>(
     bsp: &BspView<'a>,
     cache: &mut SectorCache<'a>,
     rec: &mut Recorder<'_, 'a, P>,
-    scratch: &mut WalkState,
+    scratch: &mut WalkState<'_>,
     visible: &[Visible<'a>],
     stats: &mut RenderStats,
 ) {
@@ -546,7 +580,7 @@ pub(crate) fn walk<'a, P: Pixel>(
     };
     for (i, v) in visible.iter().enumerate() {
         let n = v.x1.saturating_sub(v.x0);
-        match reserve(&mut scratch.windows, n, open) {
+        match reserve(scratch.windows, n, open) {
             Some(first) => {
                 if let Some(f) = scratch.sprite_first.get_mut(i) {
                     *f = first;
@@ -630,17 +664,17 @@ pub(crate) fn walk<'a, P: Pixel>(
     }
 }
 
-struct Walker<'w, 'a> {
+struct Walker<'w, 's, 'a> {
     level: &'w Level<'a>,
     view: &'w View<'a>,
     cache: &'w mut SectorCache<'a>,
-    scratch: &'w mut WalkState,
+    scratch: &'w mut WalkState<'s>,
     visible: &'w [Visible<'a>],
     stats: &'w mut RenderStats,
     width: usize,
 }
 
-impl<'a> Walker<'_, 'a> {
+impl<'a> Walker<'_, '_, 'a> {
     /// Whether any open column may see into box `b` (DOOM's
     /// `R_CheckBBox`): the columns between the two corners that bound it
     /// as seen from the camera, by the exact side tests, one column wider
@@ -815,7 +849,7 @@ impl<'a> Walker<'_, 'a> {
                         bottom: 0,
                         step: -1,
                     };
-                    if let Some(first) = reserve(&mut sc.masked_windows, x1 - x, unused) {
+                    if let Some(first) = reserve(sc.masked_windows, x1 - x, unused) {
                         let _ = sc.masked.push(MaskedWall {
                             middle: prep.middle,
                             wall_light: prep.wall_light,

@@ -394,8 +394,27 @@ fn bsp_frame<'a, P: Pixel>(
     stats: &mut RenderStats,
 ) {
     let mut sector_cache = SectorCache::new();
-    let mut scratch = bsp::Scratch::new();
-    scratch.start(painter.view.width as usize);
+    // Each table empty and a local of its own, so that starting the frame
+    // clears none of them (see `bsp::Scratch`).
+    let mut columns = HVec::new();
+    let mut open = HVec::new();
+    let mut windows = HVec::new();
+    let mut masked = HVec::new();
+    let mut masked_windows = HVec::new();
+    let mut runs = HVec::new();
+    let mut lists = HVec::new();
+    let mut sky = HVec::new();
+    let mut scratch = bsp::Scratch::new(
+        painter.view.width as usize,
+        &mut columns,
+        &mut open,
+        &mut windows,
+        &mut masked,
+        &mut masked_windows,
+        &mut runs,
+        &mut lists,
+        &mut sky,
+    );
     bsp_walk(
         painter,
         bsp_view,
@@ -411,7 +430,7 @@ fn bsp_walk<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
     cache: &mut SectorCache<'a>,
-    scratch: &mut bsp::Scratch,
+    scratch: &mut bsp::Scratch<'_>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
@@ -429,7 +448,7 @@ fn bsp_walk<'a, P: Pixel>(
         recip: painter.recip,
         shades: painter.shades,
         planes: &mut *painter.planes,
-        runs,
+        runs: runs.reborrow(),
         sky,
         x: 0,
     };
@@ -1049,7 +1068,7 @@ mod tests {
             + size_of::<planes::Planes<'static>>()
             + size_of::<HVec<Overlay, MAX_OVERLAYS>>();
         let columns = common + size_of::<cache::FrameCache<'static>>();
-        let bsp = common + size_of::<SectorCache<'static>>() + size_of::<bsp::Scratch>();
+        let bsp = common + size_of::<SectorCache<'static>>() + bsp::STACK_BYTES;
         std::println!("column walk {columns} bytes, BSP walk {bsp} bytes");
         // On a 64-bit host; a 32-bit console's is smaller still.
         assert!(columns < 128 * 1024, "{columns} bytes");
