@@ -769,15 +769,14 @@ pub(crate) struct Sides {
 /// for where.
 pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
     let w = rays.columns();
-    let g = |i: usize| {
-        let (dx, dy) = rays.ray(i);
-        (dx * y - dy * x).signum()
-    };
+    let sign = |(dx, dy): (i64, i64)| (dx * y - dy * x).signum();
+    let g = |i: usize| sign(rays.ray(i));
     if w == 0 {
         return Sides::default();
     }
     let (all, none) = ((0, w), (0, 0));
-    let (g0, g1) = (g(0), g(w - 1));
+    let (first, last) = rays.edge_rays();
+    let (g0, g1) = (sign(first), sign(last));
     match (g0, g1) {
         (1, 1) => Sides {
             nonneg: all,
@@ -811,39 +810,44 @@ pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
             // The first column whose sign is not g0's: bracketed from a
             // guess (g(lo) == g0, g(hi) != g0), then a binary search.
             let guess = rays.guess(x, y).clamp(1, w - 1);
-            let (mut lo, mut hi) = (0, w - 1);
+            // `g_hi` is g(hi), kept as hi moves rather than asked again.
+            let (mut lo, mut hi, mut g_hi) = (0, w - 1, g1);
             let mut step = 1;
-            if g(guess) == g0 {
+            let g_guess = g(guess);
+            if g_guess == g0 {
                 lo = guess;
                 while lo + step < hi {
-                    if g(lo + step) != g0 {
-                        hi = lo + step;
+                    let g_next = g(lo + step);
+                    if g_next != g0 {
+                        (hi, g_hi) = (lo + step, g_next);
                         break;
                     }
                     lo += step;
                     step *= 2;
                 }
             } else {
-                hi = guess;
+                (hi, g_hi) = (guess, g_guess);
                 while hi > lo + step {
-                    if g(hi - step) == g0 {
+                    let g_next = g(hi - step);
+                    if g_next == g0 {
                         lo = hi - step;
                         break;
                     }
-                    hi -= step;
+                    (hi, g_hi) = (hi - step, g_next);
                     step *= 2;
                 }
             }
             while hi - lo > 1 {
                 let mid = (lo + hi) / 2;
-                if g(mid) == g0 {
+                let g_mid = g(mid);
+                if g_mid == g0 {
                     lo = mid;
                 } else {
-                    hi = mid;
+                    (hi, g_hi) = (mid, g_mid);
                 }
             }
             // A zero at `hi` belongs to both sides.
-            let (before, after) = if g(hi) == 0 {
+            let (before, after) = if g_hi == 0 {
                 ((0, hi + 1), (hi, w))
             } else {
                 ((0, hi), (hi, w))
@@ -888,6 +892,11 @@ pub(crate) trait Rays {
     fn columns(&self) -> usize;
     /// Column `x`'s ray, 16.16 bits (each component below 2^18).
     fn ray(&self, x: usize) -> (i64, i64);
+    /// The rays of the first and the last column (which every [`sides`]
+    /// looks at).
+    fn edge_rays(&self) -> ((i64, i64), (i64, i64)) {
+        (self.ray(0), self.ray(self.columns().saturating_sub(1)))
+    }
     /// About the first column right of the point `(x, y)` (any column
     /// will do: it only starts the search).
     fn guess(&self, x: i64, y: i64) -> usize;
@@ -900,6 +909,11 @@ impl Rays for View<'_> {
 
     fn ray(&self, x: usize) -> (i64, i64) {
         View::ray(self, x)
+    }
+
+    #[inline]
+    fn edge_rays(&self) -> ((i64, i64), (i64, i64)) {
+        self.edge_rays
     }
 
     fn guess(&self, x: i64, y: i64) -> usize {

@@ -101,6 +101,8 @@ pub(crate) struct View<'a> {
     sector: Option<SectorId>,
     /// The sky texture, if the map has one.
     pub(crate) sky: Option<TextureView<'a>>,
+    /// The first and the last column's rays (see [`View::ray`]).
+    pub(crate) edge_rays: ((i64, i64), (i64, i64)),
 }
 
 impl<'a> View<'a> {
@@ -130,7 +132,15 @@ impl<'a> View<'a> {
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
             sector,
             sky: map.sky().and_then(|t| map.texture(t)),
+            edge_rays: ((0, 0), (0, 0)),
         }
+        .with_edge_rays()
+    }
+
+    /// The same view, its [`View::edge_rays`] worked out.
+    fn with_edge_rays(mut self) -> View<'a> {
+        self.edge_rays = (self.ray(0), self.ray(self.width.max(1) as usize - 1));
+        self
     }
 
     /// Whether the camera is in a sector at all.
@@ -1220,7 +1230,9 @@ mod tests {
             per_row_magic: (1u128 << 64).div_ceil(width as u128),
             sector: None,
             sky: None,
+            edge_rays: ((0, 0), (0, 0)),
         }
+        .with_edge_rays()
     }
 
     #[test]
