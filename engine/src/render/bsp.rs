@@ -38,8 +38,8 @@
 //! Walls, the sky and the background are drawn as they are met. Floors
 //! and ceilings are drawn in horizontal spans, which need the columns in
 //! order (see `planes`): their runs are recorded per column, in a pool
-//! with a list per column, and replayed column by column once the walk is
-//! done, as the column walk hands them over. See-through middle textures
+//! with two lists per column (ceilings and floors), and handed to the
+//! planes column by column once the walk is done. See-through middle textures
 //! and the sprites' clip windows are recorded per column too (the rows
 //! and the walk step; the rest is worked out again when they are drawn).
 //! What does not fit in the pools is drawn on the spot (a floor run: the
