@@ -1216,13 +1216,10 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         height: u64,
         plane: u16,
     ) {
-        let found = match plane {
-            SKY_PLANE => Found::Sky,
-            NO_PLANE => self
-                .planes
-                .find(self.level, self.view, cache, sector, ceiling, n, height),
-            p => Found::Listed(p),
-        };
+        let (level, view) = (self.level, self.view);
+        let found = self
+            .planes
+            .resolve(plane, level, view, cache, sector, ceiling, n, height);
         let x = self.x;
         let unlisted = match found {
             Found::Listed(p) if plane == NO_PLANE && self.runs.push(x, rows, p, ceiling) => return,

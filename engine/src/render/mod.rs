@@ -797,15 +797,10 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
             shades: self.shades,
         };
         let (x, rows) = (self.x, (y0, y1));
-        let found = match plane {
-            planes::SKY_PLANE => planes::Found::Sky,
-            planes::NO_PLANE => {
-                let (level, view) = (self.level, self.view);
-                self.planes
-                    .find(level, view, cache, sector, ceiling, light, height)
-            }
-            plane => planes::Found::Listed(plane),
-        };
+        let (level, view) = (self.level, self.view);
+        let found = self
+            .planes
+            .resolve(plane, level, view, cache, sector, ceiling, light, height);
         match found {
             planes::Found::Sky => self.sky(y0, y1),
             planes::Found::Listed(plane) => self.planes.run(plane, ceiling, rows, x, &mut target),

@@ -207,6 +207,28 @@ impl<'a> Planes<'a> {
         }
     }
 
+    /// How the ceiling (`ceiling`) or floor of `sector` is drawn, from
+    /// what [`Planes::known`] said of it (`known`): the sky, a listed
+    /// plane, or, not known yet, [`Planes::find`]'s answer.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn resolve(
+        &mut self,
+        known: u16,
+        level: &Level<'a>,
+        view: &View<'a>,
+        cache: &SectorCache<'a>,
+        sector: SectorRef,
+        ceiling: bool,
+        n: usize,
+        height: u64,
+    ) -> Found<'a> {
+        match known {
+            SKY_PLANE => Found::Sky,
+            NO_PLANE => self.find(level, view, cache, sector, ceiling, n, height),
+            p => Found::Listed(p),
+        }
+    }
+
     /// How the ceiling (`ceiling`) or floor of `sector` is drawn, when it
     /// is not [`Planes::known`] yet: its surface looked up (the sky, or a
     /// plane of light number `n` and `height` from the eye, added to the
