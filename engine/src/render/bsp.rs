@@ -246,11 +246,12 @@ pub(crate) const STACK_BYTES: usize = {
 };
 
 impl<'s> Scratch<'s> {
-    /// The walk's tables, for a screen `width` columns wide, from empty
-    /// ones (only what the screen needs is written).
+    /// The walk's tables, ready for `view`'s screen (every column open,
+    /// no seg seen, no run, window or sky column kept), from empty ones
+    /// (only what the screen needs is written).
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        width: usize,
+        view: &View<'_>,
         columns: &'s mut HVec<Column, MAX_SCREEN_WIDTH>,
         open: &'s mut HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
         windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
@@ -260,7 +261,26 @@ impl<'s> Scratch<'s> {
         lists: &'s mut HVec<Lists, MAX_SCREEN_WIDTH>,
         sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
     ) -> Scratch<'s> {
-        let width = width.min(MAX_SCREEN_WIDTH);
+        let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
+        // Every column open, with the whole screen's rows.
+        columns.clear();
+        let _ = columns.resize(
+            width,
+            Column {
+                top: 0,
+                bottom: view.height as i16,
+                steps: 0,
+                last_wall: NONE,
+                visit: 0,
+            },
+        );
+        open.clear();
+        for x in 0..=width {
+            let _ = open.push(x as u16);
+        }
+        windows.clear();
+        masked.clear();
+        masked_windows.clear();
         runs.clear();
         lists.clear();
         let _ = lists.resize(width, NO_LISTS);
@@ -315,31 +335,6 @@ pub(crate) struct WalkState<'s> {
 }
 
 impl WalkState<'_> {
-    /// Every column open, with the whole screen `height` rows; no seg
-    /// seen, no sprite window kept.
-    fn start(&mut self, width: usize, height: i16) {
-        self.columns.clear();
-        let _ = self.columns.resize(
-            width,
-            Column {
-                top: 0,
-                bottom: height,
-                steps: 0,
-                last_wall: NONE,
-                visit: 0,
-            },
-        );
-        self.open.clear();
-        self.serial = 0;
-        self.sprite_first = [NONE; crate::render::MAX_VISIBLE_SPRITES];
-        self.windows.clear();
-        self.masked.clear();
-        self.masked_windows.clear();
-        for x in 0..=width {
-            let _ = self.open.push(x as u16);
-        }
-    }
-
     /// The first open column at or after `x` (the width if none).
     #[inline]
     fn first_open(&mut self, x: usize) -> usize {
@@ -571,7 +566,6 @@ pub(crate) fn walk<'a, P: Pixel>(
 ) {
     let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
     let height = view.height as i16;
-    scratch.start(width, height);
     // Room for each visible sprite's windows.
     let open = Window {
         top: 0,

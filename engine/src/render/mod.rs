@@ -405,7 +405,7 @@ fn bsp_frame<'a, P: Pixel>(
     let mut lists = HVec::new();
     let mut sky = HVec::new();
     let mut scratch = bsp::Scratch::new(
-        painter.view.width as usize,
+        painter.view,
         &mut columns,
         &mut open,
         &mut windows,
