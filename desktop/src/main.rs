@@ -92,6 +92,7 @@ fn run(args: &Args) -> Result<(), String> {
             seed: args.seed.unwrap_or(timedemo::DEFAULT_SEED),
             spin: args.spin,
             walk: args.walk.unwrap_or_default(),
+            stride: args.stride,
         };
         let mut out = std::io::stdout().lock();
         timedemo::run(level, &opts, &mut out).map_err(error)?;

@@ -244,6 +244,9 @@ pub struct Options {
     pub spin: bool,
     /// Which walk renders.
     pub walk: Walk,
+    /// The frame's row stride in pixels (`None`:
+    /// [`Frame::spread_stride`]).
+    pub stride: Option<usize>,
 }
 
 /// What a timedemo measured.
@@ -359,9 +362,13 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     let shades = crate::shades_for(&level);
     let game = Game::new(level);
     let (w, h) = (opts.width, opts.height);
-    let mut pixels = vec![0u32; w * h];
-    let mut frame =
-        Frame::new(&mut pixels, w, h, w).ok_or_else(|| format!("cannot render at {w}x{h}"))?;
+    // Rows an odd number of cache lines apart, unless asked otherwise:
+    // walls and sprites are drawn down columns (see
+    // `Frame::spread_stride`).
+    let stride = opts.stride.unwrap_or(Frame::<u32>::spread_stride(w));
+    let mut pixels = vec![0u32; stride * h];
+    let mut frame = Frame::new(&mut pixels, w, h, stride)
+        .ok_or_else(|| format!("cannot render at {w}x{h} with rows {stride} pixels apart"))?;
     // The spin draws DOOM's `-nomonsters` sprites; the seeded views
     // every decoration and body.
     let spin_sprites = if opts.spin {
@@ -401,9 +408,14 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
         Walk::Bsp if game.level().map().bsp().is_some() => ", BSP walk",
         Walk::Bsp => ", BSP walk asked for, the map has no BSP",
     };
+    // So is the stride, when given.
+    let rows = match opts.stride {
+        Some(s) => format!(", rows {s} pixels apart"),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs{walk}",
+        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs{walk}{rows}",
         opts.title,
         views.cameras.len(),
         opts.frames,
@@ -619,6 +631,7 @@ mod tests {
             seed: 1,
             spin: false,
             walk: Walk::Columns,
+            stride: None,
         };
         let mut out = Vec::new();
         let s = run(level, &opts, &mut out).unwrap();
@@ -648,6 +661,14 @@ mod tests {
         run(Level::load(&bytes).unwrap(), &bsp, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, BSP walk\n"), "{text}");
+        let strided = Options {
+            stride: Some(100),
+            ..opts.clone()
+        };
+        let mut out = Vec::new();
+        run(Level::load(&bytes).unwrap(), &strided, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, rows 100 pixels apart\n"), "{text}");
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
             "{text}"
@@ -668,6 +689,7 @@ mod tests {
             seed: 1,
             spin: false,
             walk: Walk::Columns,
+            stride: None,
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],
