@@ -92,10 +92,12 @@ OPTIONS:
                         the first player start, 256 facings 1.40625 degrees
                         apart (angleturn 256 a tic) from its own angle,
                         counter-clockwise, instead of the seeded set
-    --walk WALK         the timedemo's walk: `columns` (one ray a column
-                        through the sector graph, the default) or `bsp`
-                        (through the map's BSP, nearest subsector first,
-                        as DOOM draws; columns for a map without a BSP)
+    --walk WALK         the timedemo's walk: `bsp` (through the map's BSP,
+                        nearest subsector first, as DOOM draws; the
+                        default, and columns for a map without a BSP) or
+                        `columns` (one ray a column through the sector
+                        graph); named in the timedemo's first line when
+                        given
     --stride S          the timedemo frame's row stride in pixels, at least
                         the width (default: rows an odd number of 64-byte
                         cache lines apart, 336 at width 320; see the

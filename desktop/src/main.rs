@@ -91,7 +91,7 @@ fn run(args: &Args) -> Result<(), String> {
             runs: args.runs.unwrap_or(timedemo::DEFAULT_RUNS),
             seed: args.seed.unwrap_or(timedemo::DEFAULT_SEED),
             spin: args.spin,
-            walk: args.walk.unwrap_or_default(),
+            walk: args.walk,
             stride: args.stride,
         };
         let mut out = std::io::stdout().lock();

@@ -242,8 +242,9 @@ pub struct Options {
     pub seed: u64,
     /// Turn in place at the player start ([`spin_viewpoints`]) instead.
     pub spin: bool,
-    /// Which walk renders.
-    pub walk: Walk,
+    /// Which walk renders (`None`: the renderer's default, the BSP
+    /// walk where the map has a BSP).
+    pub walk: Option<Walk>,
     /// The frame's row stride in pixels (`None`:
     /// [`Frame::spread_stride`]).
     pub stride: Option<usize>,
@@ -384,10 +385,10 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
                 &shades,
                 &spin_sprites,
                 frame,
-                opts.walk,
+                opts.walk.unwrap_or_default(),
             )
         } else {
-            render_game_from_by(&game, camera, &shades, frame, opts.walk)
+            render_game_from_by(&game, camera, &shades, frame, opts.walk.unwrap_or_default())
         }
     };
     let which = if opts.spin {
@@ -401,12 +402,13 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
             opts.seed,
         )
     };
-    // The walk is named only when it is not the default, so the line
-    // stays as it was for every run that does not ask for one.
+    // The walk is named only when asked for, so the line stays as it
+    // was for every run that does not ask for one.
     let walk = match opts.walk {
-        Walk::Columns => "",
-        Walk::Bsp if game.level().map().bsp().is_some() => ", BSP walk",
-        Walk::Bsp => ", BSP walk asked for, the map has no BSP",
+        None => "",
+        Some(Walk::Columns) => ", column walk",
+        Some(Walk::Bsp) if game.level().map().bsp().is_some() => ", BSP walk",
+        Some(Walk::Bsp) => ", BSP walk asked for, the map has no BSP",
     };
     // So is the stride, when given.
     let rows = match opts.stride {
@@ -630,7 +632,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: Walk::Columns,
+            walk: None,
             stride: None,
         };
         let mut out = Vec::new();
@@ -654,13 +656,21 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs\n"), "{text}");
         let bsp = Options {
-            walk: Walk::Bsp,
+            walk: Some(Walk::Bsp),
             ..opts.clone()
         };
         let mut out = Vec::new();
         run(Level::load(&bytes).unwrap(), &bsp, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, BSP walk\n"), "{text}");
+        let columns = Options {
+            walk: Some(Walk::Columns),
+            ..opts.clone()
+        };
+        let mut out = Vec::new();
+        run(Level::load(&bytes).unwrap(), &columns, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, column walk\n"), "{text}");
         let strided = Options {
             stride: Some(100),
             ..opts.clone()
@@ -688,7 +698,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: Walk::Columns,
+            walk: None,
             stride: None,
         };
         let s = Summary {
