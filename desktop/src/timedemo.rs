@@ -647,38 +647,40 @@ mod tests {
             assert_eq!(lines[5], cpu_line(cpu));
         }
         assert!(lines[0].starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs"), "{text}");
+        // The first line of a run with `o`.
+        let first_line = |o: &Options| {
+            let mut out = Vec::new();
+            run(Level::load(&bytes).unwrap(), o, &mut out).unwrap();
+            let text = String::from_utf8(out).unwrap();
+            text.lines().next().unwrap_or_default().to_string()
+        };
+        let seeded = "timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs";
         let spin = Options {
             spin: true,
             ..opts.clone()
         };
-        let mut out = Vec::new();
-        run(Level::load(&bytes).unwrap(), &spin, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs\n"), "{text}");
+        assert_eq!(
+            first_line(&spin),
+            "timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs"
+        );
         let bsp = Options {
             walk: Some(Walk::Bsp),
             ..opts.clone()
         };
-        let mut out = Vec::new();
-        run(Level::load(&bytes).unwrap(), &bsp, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, BSP walk\n"), "{text}");
+        assert_eq!(first_line(&bsp), format!("{seeded}, BSP walk"));
         let columns = Options {
             walk: Some(Walk::Columns),
             ..opts.clone()
         };
-        let mut out = Vec::new();
-        run(Level::load(&bytes).unwrap(), &columns, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, column walk\n"), "{text}");
+        assert_eq!(first_line(&columns), format!("{seeded}, column walk"));
         let strided = Options {
             stride: Some(100),
             ..opts.clone()
         };
-        let mut out = Vec::new();
-        run(Level::load(&bytes).unwrap(), &strided, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
-        assert!(text.starts_with("timedemo: two_rooms 64x40: 64 viewpoints (1 player start, 63 sampled; seed 1), 10 frames x 3 runs, rows 100 pixels apart\n"), "{text}");
+        assert_eq!(
+            first_line(&strided),
+            format!("{seeded}, rows 100 pixels apart")
+        );
         assert!(
             lines[1].starts_with("timedemo: run 1/3: 10 frames in "),
             "{text}"
