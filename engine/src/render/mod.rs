@@ -138,8 +138,7 @@ pub fn render<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    let sources = sprite::decorations(level);
-    render_sources_by(level, camera, shades, sources, frame, Walk::default())
+    render_by(level, camera, shades, frame, Walk::default())
 }
 
 /// [`render`] by the walk `walk`.
