@@ -94,9 +94,10 @@ fn freedoom_digest_by(path: &str, bytes: &[u8], walk: Option<Walk>, lines: &mut 
     let mut pixels = vec![0u32; W * H];
     let mut all: u64 = 0;
     let cams = views(&level);
-    let (label, tag) = match walk {
-        None => ("", ""),
-        Some(_) => ("column walk: ", " columns"),
+    // How the column walk's lines and dumped files are told apart.
+    let (label, tag, file_tag) = match walk {
+        None => ("", "", ""),
+        Some(_) => ("column walk: ", " columns", "-columns"),
     };
     for (i, cam) in cams.iter().enumerate() {
         let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
@@ -108,7 +109,6 @@ fn freedoom_digest_by(path: &str, bytes: &[u8], walk: Option<Walk>, lines: &mut 
         if let (Ok(dir), 0) = (std::env::var("DUMP_DIR"), i % 10) {
             let name = path.rsplit('/').next().unwrap_or("map");
             let bytes: Vec<u8> = pixels.iter().flat_map(|p| p.to_le_bytes()).collect();
-            let file_tag = if walk.is_some() { "-columns" } else { "" };
             std::fs::write(format!("{dir}/{name}{file_tag}-{i}.raw"), bytes).unwrap();
         }
         lines.push(format!("{path}{tag} {i} {d:016x} {stats:?}"));

@@ -60,7 +60,7 @@ pub(crate) struct Plane<'a> {
     light: PlaneLight,
 }
 
-/// How a sector's floor or ceiling is drawn (see [`Planes::find`]).
+/// How a sector's floor or ceiling is drawn (see [`Planes::resolve`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum Found<'a> {
     /// The sky, drawn in columns.
@@ -161,7 +161,7 @@ impl<'a> Planes<'a> {
 
     /// The plane of the ceiling (`ceiling`) or floor of `sector` if known
     /// ([`SKY_PLANE`] for the sky), else `NO_PLANE`: then
-    /// [`Planes::find`] works it out.
+    /// [`Planes::resolve`] works it out.
     #[inline]
     pub(crate) fn known(&self, sector: SectorRef, ceiling: bool) -> u16 {
         match sector {
@@ -235,7 +235,7 @@ impl<'a> Planes<'a> {
     /// table), and memorised. A plane the table has no room for is given
     /// back itself, for its runs to be drawn on the spot.
     #[allow(clippy::too_many_arguments)]
-    pub(crate) fn find(
+    fn find(
         &mut self,
         level: &Level<'a>,
         view: &View<'a>,
@@ -358,7 +358,7 @@ impl<'a> Planes<'a> {
 
     /// Column `x`'s runs, handed over at once: its ceiling runs bottom up
     /// and its floor runs top down, as `(y0, y1, plane)` (every plane
-    /// from [`Planes::known`] or [`Planes::find`], none the sky). Draws
+    /// from [`Planes::known`] or [`Planes::resolve`], none the sky). Draws
     /// the spans that ended at `x - 1` and opens the ones that start at
     /// `x`, as [`Planes::keep`] for each run and then
     /// [`Planes::end_column`] do; runs beyond a column's room are drawn
