@@ -377,18 +377,12 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     } else {
         Vec::new()
     };
+    let by = opts.walk.unwrap_or_default();
     let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
         if opts.spin {
-            render_scene_by(
-                game.level(),
-                camera,
-                &shades,
-                &spin_sprites,
-                frame,
-                opts.walk.unwrap_or_default(),
-            )
+            render_scene_by(game.level(), camera, &shades, &spin_sprites, frame, by)
         } else {
-            render_game_from_by(&game, camera, &shades, frame, opts.walk.unwrap_or_default())
+            render_game_from_by(&game, camera, &shades, frame, by)
         }
     };
     let which = if opts.spin {
