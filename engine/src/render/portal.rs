@@ -290,6 +290,12 @@ impl Inverse {
         }
     }
 
+    /// `u64::MAX / divisor`.
+    #[inline]
+    pub(crate) fn recip(self) -> u64 {
+        self.recip
+    }
+
     /// `n / divisor`, rounded down, exactly, for `n < 2^63`.
     #[inline]
     pub(crate) fn divide(self, n: u64) -> u64 {
