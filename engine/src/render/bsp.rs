@@ -736,12 +736,9 @@ impl<'a> Walker<'_, '_, 'a> {
             (x.to_bits() as i64 - view.px, y.to_bits() as i64 - view.py)
         };
         let (f, t) = (rel(s.from.x, s.from.y), rel(s.to.x, s.to.y));
-        // Seen from behind (or edge on): not drawn.
-        if f.0 as i128 * t.1 as i128 - f.1 as i128 * t.0 as i128 >= 0 {
+        let Some((x0, x1)) = facing_columns(view, f, t, self.width) else {
             return;
-        }
-        let (x0, x1) = meet(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
-        let x1 = x1.min(self.width);
+        };
         let mut x = self.scratch.first_open(x0);
         if x >= x1 {
             return;
@@ -783,12 +780,10 @@ impl<'a> Walker<'_, '_, 'a> {
         }
         let mut masked_wall: Option<usize> = None;
         let columns = (x, x1 - 1);
-        let depths = end_depths(view, &ends, cross, front, columns);
-        let stepped = depths.and_then(|d| Stepped::new(view, &prep, d, columns));
-        let across = match depths {
-            Some(d) if !rec.exact_segs => {
-                DepthStep::new(view, &ends, front, prep.length, d, columns)
-            }
+        let hits = end_hits(view, &ends, cross, front, columns);
+        let stepped = hits.and_then(|h| Stepped::new(view, &prep, h.depths, columns));
+        let across = match hits {
+            Some(h) if !rec.exact_segs => DepthStep::new(&ends, front, prep.length, h, columns),
             _ => None,
         };
         let cache: &SectorCache<'a> = self.cache;
@@ -939,25 +934,52 @@ impl<'a> Walker<'_, '_, 'a> {
     }
 }
 
-/// The exact depths (16.16 bits) at columns `x0` and `x1` of the wall
-/// with ends `ends` (and `ends.cross()`, `cross`), seen from its front
-/// (`front`) or back, as the column itself works them out; `None` if
-/// either is not kept exactly (too near or too far) or the ray misses.
-fn end_depths(
+/// The columns `[x0, x1)` (within `width`) whose rays pass between the
+/// ends `f` and `t` (camera-relative, 16.16 bits) of a side seen from
+/// its front, by the exact side tests; `None` if it is seen from behind
+/// or edge on (not drawn).
+fn facing_columns(
+    view: &View<'_>,
+    f: (i64, i64),
+    t: (i64, i64),
+    width: usize,
+) -> Option<(usize, usize)> {
+    if f.0 as i128 * t.1 as i128 - f.1 as i128 * t.0 as i128 >= 0 {
+        return None;
+    }
+    let (x0, x1) = meet(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
+    Some((x0, x1.min(width)))
+}
+
+/// A seg's first and last columns: each one's ray and the exact depth
+/// (16.16 bits) at which it meets the wall, as the column itself works
+/// it out.
+#[derive(Copy, Clone, Debug)]
+struct EndHits {
+    rays: [(i64, i64); 2],
+    depths: (i64, i64),
+}
+
+/// [`EndHits`] at columns `x0` and `x1` of the wall with ends `ends`
+/// (and `ends.cross()`, `cross`), seen from its front (`front`) or back;
+/// `None` if either depth is not kept exactly (too near or too far) or
+/// a ray misses.
+fn end_hits(
     view: &View<'_>,
     ends: &Ends,
     cross: i128,
     front: bool,
     (x0, x1): (usize, usize),
-) -> Option<(i64, i64)> {
-    let depth = |x: usize| {
-        let (dx, dy) = view.ray(x);
+) -> Option<EndHits> {
+    let rays = [view.ray(x0), view.ray(x1)];
+    let depth = |(dx, dy): (i64, i64)| {
         let d = exit_depth(dx, dy, ends, front, !front, || cross)?
             .depth
             .bits();
         (MIN_DEPTH < d && d < MAX_DEPTH).then_some(d)
     };
-    Some((depth(x0)?, depth(x1)?))
+    let depths = (depth(rays[0])?, depth(rays[1])?);
+    Some(EndHits { rays, depths })
 }
 
 /// A wall's four heights stepped across its columns (DOOM's `topfrac`
@@ -974,7 +996,7 @@ struct Stepped {
 
 impl Stepped {
     /// Stepping for columns `x0..=x1` of the wall drawn by `prep`, whose
-    /// depths there are `depths` (see [`end_depths`]); `None` where
+    /// depths there are `depths` (see [`EndHits`]); `None` where
     /// stepping would not pay (one column) or not hold (an image too far
     /// off the screen for the steps to stay in range).
     fn new(
@@ -1056,14 +1078,14 @@ struct DepthStep {
 
 impl DepthStep {
     /// Stepping for columns `x0..=x1` of the wall with ends `ends`, seen
-    /// from its front (`front`) or back, `length` long, whose depths
-    /// there are `depths` (see [`end_depths`]); `None` for one column.
+    /// from its front (`front`) or back, `length` long, met there at
+    /// `hits`; `None` for one column, or where the length does not fit
+    /// the ends (below).
     fn new(
-        view: &View<'_>,
         ends: &Ends,
         front: bool,
         length: crate::math::Fx,
-        (d0, d1): (i64, i64),
+        hits: EndHits,
         (x0, x1): (usize, usize),
     ) -> Option<DepthStep> {
         if x1 <= x0 {
@@ -1081,14 +1103,13 @@ impl DepthStep {
         let foot = divide(-(sx as i128 * wx as i128 + sy as i128 * wy as i128), len);
         // A ray's components are at most 2 (16.16 bits): the run is at
         // most 2^33 in 32 fraction bits.
-        let run = |x: usize| {
-            let (dx, dy) = view.ray(x);
+        let run = |(dx, dy): (i64, i64)| {
             divide(
                 (dx as i128 * wx as i128 + dy as i128 * wy as i128) << 16,
                 len,
             )
         };
-        let (g0, g1) = (run(x0), run(x1));
+        let (g0, g1) = (run(hits.rays[0]), run(hits.rays[1]));
         // So they are, and the foot below 2^50, when the map's length is
         // the wall's; where it is not (a map not from our compiler), the
         // columns are worked out exactly. Within these bounds no sum or
@@ -1105,7 +1126,7 @@ impl DepthStep {
         // Depths in [MIN_DEPTH, MAX_DEPTH]: reciprocals below 2^54, 2^62
         // with the fraction bits.
         let recip = |d: i64| (Inverse::of(d).recip() << 8) as i64;
-        let (r0, r1) = (recip(d0), recip(d1));
+        let (r0, r1) = (recip(hits.depths.0), recip(hits.depths.1));
         Some(DepthStep {
             x0,
             recip: r0,
@@ -1445,20 +1466,17 @@ mod tests {
                         } else {
                             ((ends.bx, ends.by), (ends.ax, ends.ay))
                         };
-                        if f.0 as i128 * t.1 as i128 - f.1 as i128 * t.0 as i128 >= 0 {
+                        let Some((x0, x1)) = facing_columns(&view, f, t, w) else {
                             continue;
-                        }
-                        let (x0, x1) =
-                            meet(sides(&view, f.0, f.1).nonneg, sides(&view, t.0, t.1).nonpos);
-                        let x1 = x1.min(w);
+                        };
                         if x1 <= x0 + 1 {
                             continue;
                         }
                         let columns = (x0, x1 - 1);
-                        let Some(d) = end_depths(&view, &ends, cross, front, columns) else {
+                        let Some(hits) = end_hits(&view, &ends, cross, front, columns) else {
                             continue;
                         };
-                        let step = DepthStep::new(&view, &ends, front, wall.length, d, columns)
+                        let step = DepthStep::new(&ends, front, wall.length, hits, columns)
                             .expect("two columns or more");
                         let exact = |x: usize| {
                             let (dx, dy) = view.ray(x);
