@@ -128,6 +128,20 @@ impl Runs<'_> {
         } else {
             &mut lists.floors
         };
+        // The same plane right next to the last run of the list (a
+        // wall between two sectors with the same floor): that run grows.
+        if let Some(last) = self.runs.get_mut(*head as usize) {
+            if last.plane == plane {
+                if ceiling && last.y1 as usize == y0 {
+                    last.y1 = y1 as u16;
+                    return true;
+                }
+                if !ceiling && last.y0 as usize == y1 {
+                    last.y0 = y0 as u16;
+                    return true;
+                }
+            }
+        }
         let run = Run {
             y0: y0 as u16,
             y1: y1 as u16,
@@ -1436,6 +1450,39 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
+
+    /// A run of the same plane right next to the last one of its list
+    /// grows that run; any other run is added, and each list keeps its
+    /// order (ceilings bottom up, floors top down).
+    #[test]
+    fn runs_of_one_plane_next_to_each_other_are_one_run() {
+        let mut pool = RunPool::new();
+        let mut lists: HVec<Lists, MAX_SCREEN_WIDTH> = HVec::new();
+        let _ = lists.resize(2, NO_LISTS);
+        let mut runs = Runs {
+            runs: &mut pool,
+            lists: &mut lists,
+        };
+        // Ceilings, met top down.
+        assert!(runs.push(0, (0, 10), 3, true));
+        assert!(runs.push(0, (10, 20), 3, true)); // grows the first
+        assert!(runs.push(0, (20, 25), 4, true)); // another plane
+        assert!(runs.push(0, (30, 40), 4, true)); // a gap
+                                                  // Floors, met bottom up.
+        assert!(runs.push(0, (150, 200), 5, false));
+        assert!(runs.push(0, (120, 150), 5, false)); // grows it
+        assert!(runs.push(0, (100, 110), 5, false)); // a gap
+                                                     // Another column's run of the same plane touching neither.
+        assert!(runs.push(1, (40, 50), 4, true));
+        let (ceilings, floors) = runs.column(0);
+        assert_eq!(
+            ceilings.collect::<Vec<_>>(),
+            [(30, 40, 4), (20, 25, 4), (0, 20, 3)]
+        );
+        assert_eq!(floors.collect::<Vec<_>>(), [(100, 110, 5), (120, 200, 5)]);
+        assert_eq!(runs.column(1).0.collect::<Vec<_>>(), [(40, 50, 4)]);
+        assert_eq!(pool.len(), 6);
+    }
 
     /// Across every wall side seen from every thing of the test maps, in
     /// eight directions, the stepped depth and texture column of each

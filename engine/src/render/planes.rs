@@ -188,6 +188,18 @@ impl<'a> Planes<'a> {
         } else {
             &mut self.floors
         };
+        // The same plane right next to the last run kept (a wall between
+        // two sectors with the same floor): that run grows.
+        if let Some(last) = list.last_mut().filter(|l| l.plane == plane) {
+            if ceiling && last.y1 == run.y0 {
+                last.y1 = run.y1;
+                return true;
+            }
+            if !ceiling && last.y0 == run.y1 {
+                last.y0 = run.y0;
+                return true;
+            }
+        }
         list.push(run).is_ok()
     }
 
