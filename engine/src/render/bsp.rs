@@ -1002,7 +1002,8 @@ fn end_hits(
 /// column's, to a small fraction of a row, with no division.
 struct Stepped {
     /// The first column, and each height's image there and its step per
-    /// column, 32 fraction bits.
+    /// column, 32 fraction bits (the images biased by just under half a
+    /// row, so that the row is the integer part).
     x0: usize,
     y0: [i64; 4],
     step: [i64; 4],
@@ -1045,6 +1046,9 @@ impl Stepped {
         for (s, (p, q)) in step.iter_mut().zip(y0.iter().zip(y1.iter())) {
             *s = (q - p) / span;
         }
+        // As `View::project_inv` rounds: ((y >> 16) + 0x7fff) >> 16 is
+        // (y + (0x7fff << 16)) >> 32.
+        let y0 = y0.map(|y| y + (0x7fff << 16));
         Some(Stepped { x0, y0, step })
     }
 
@@ -1054,7 +1058,7 @@ impl Stepped {
         let k = x.saturating_sub(self.x0) as i64;
         let mut rows = [0; 4];
         for (r, (y, s)) in rows.iter_mut().zip(self.y0.iter().zip(self.step.iter())) {
-            *r = (((y + k * s) >> 16) + 0x7fff) >> 16;
+            *r = (y + k * s) >> 32;
         }
         rows
     }
