@@ -86,21 +86,25 @@ const END: Run = Run {
     plane: NO_PLANE,
 };
 
-/// One column's runs, top to bottom.
+/// One column's runs, top to bottom: `runs[first..end]`, the ceilings
+/// before `MAX_RUNS` and the floors from there (so that each list is
+/// written as it comes, the ceilings from the bottom up).
 #[derive(Copy, Clone, Debug)]
 struct Column {
     runs: [Run; 2 * MAX_RUNS],
-    len: usize,
+    first: usize,
+    end: usize,
 }
 
 impl Column {
     const EMPTY: Column = Column {
         runs: [END; 2 * MAX_RUNS],
-        len: 0,
+        first: MAX_RUNS,
+        end: MAX_RUNS,
     };
 
     fn runs(&self) -> &[Run] {
-        self.runs.get(..self.len).unwrap_or(&[])
+        self.runs.get(self.first..self.end).unwrap_or(&[])
     }
 }
 
@@ -341,13 +345,18 @@ impl<'a> Planes<'a> {
         let frame = self.frame;
         let [c0, c1] = &mut self.columns;
         let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
-        let runs = self.ceilings.iter().chain(self.floors.iter().rev());
-        let mut len = 0;
-        for (slot, r) in cur.runs.iter_mut().zip(runs) {
+        // Ceilings, top down, end at MAX_RUNS; floors, bottom up, start
+        // there (each list holds at most MAX_RUNS).
+        let first = MAX_RUNS - self.ceilings.len();
+        let (above, below) = cur.runs.split_at_mut(MAX_RUNS);
+        for (slot, r) in above.iter_mut().skip(first).zip(self.ceilings.iter()) {
             *slot = *r;
-            len += 1;
         }
-        cur.len = len;
+        for (slot, r) in below.iter_mut().zip(self.floors.iter().rev()) {
+            *slot = *r;
+        }
+        cur.first = first;
+        cur.end = MAX_RUNS + self.floors.len();
         self.ceilings.clear();
         self.floors.clear();
         // The usual case on a wide screen: the same runs as the column
@@ -378,7 +387,7 @@ impl<'a> Planes<'a> {
     pub(crate) fn column<P: Pixel>(
         &mut self,
         x: usize,
-        ceilings: impl Iterator<Item = (u16, u16, u16)> + Clone,
+        ceilings: impl Iterator<Item = (u16, u16, u16)>,
         floors: impl Iterator<Item = (u16, u16, u16)>,
         target: &mut Target<'_, P>,
     ) {
@@ -398,27 +407,30 @@ impl<'a> Planes<'a> {
                 }
             }
         };
-        // The ceilings top down: the last one met first.
-        let count = ceilings.clone().count();
-        for (k, (y0, y1, plane)) in ceilings.enumerate() {
-            let at = count - 1 - k;
-            match cur.runs.get_mut(at).filter(|_| at < MAX_RUNS) {
-                Some(slot) => *slot = Run { y0, y1, plane },
-                None => draw_now(planes, target, (y0, y1, plane), x),
-            }
-        }
-        let mut len = count.min(MAX_RUNS);
-        let room = len + MAX_RUNS;
-        for (y0, y1, plane) in floors {
-            match cur.runs.get_mut(len).filter(|_| len < room) {
+        // The ceilings, bottom up, from MAX_RUNS down; the floors, top
+        // down, from there.
+        let mut first = MAX_RUNS;
+        for (y0, y1, plane) in ceilings {
+            match first.checked_sub(1).and_then(|i| cur.runs.get_mut(i)) {
                 Some(slot) => {
                     *slot = Run { y0, y1, plane };
-                    len += 1;
+                    first -= 1;
                 }
                 None => draw_now(planes, target, (y0, y1, plane), x),
             }
         }
-        cur.len = len;
+        let mut end = MAX_RUNS;
+        for (y0, y1, plane) in floors {
+            match cur.runs.get_mut(end) {
+                Some(slot) => {
+                    *slot = Run { y0, y1, plane };
+                    end += 1;
+                }
+                None => draw_now(planes, target, (y0, y1, plane), x),
+            }
+        }
+        cur.first = first;
+        cur.end = end;
         if cur.runs() == prev.runs() {
             self.prev ^= 1;
             return;
@@ -449,7 +461,8 @@ impl<'a> Planes<'a> {
             target,
         );
         if let Some(c) = self.columns.get_mut(self.prev) {
-            c.len = 0;
+            c.first = MAX_RUNS;
+            c.end = MAX_RUNS;
         }
     }
 
