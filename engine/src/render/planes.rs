@@ -503,6 +503,26 @@ fn sweep<P: Pixel>(
     x: usize,
     target: &mut Target<'_, P>,
 ) {
+    // Runs the same in both columns, at the top and at the bottom (most
+    // of them, where one wall's edge moved a row), change no row: only
+    // the runs between are swept. (Rows outside every run swept have no
+    // plane on either side, which changes nothing either.)
+    let same = |(a, b): &(&Run, &Run)| a == b;
+    let top = prev.iter().zip(cur).take_while(same).count();
+    let (prev, cur): (&[Run], &[Run]) = (
+        prev.get(top..).unwrap_or(&[]),
+        cur.get(top..).unwrap_or(&[]),
+    );
+    let bottom = prev
+        .iter()
+        .rev()
+        .zip(cur.iter().rev())
+        .take_while(same)
+        .count();
+    let (prev, cur) = (
+        prev.get(..prev.len() - bottom).unwrap_or(&[]),
+        cur.get(..cur.len() - bottom).unwrap_or(&[]),
+    );
     let (mut i, mut j) = (0, 0);
     let mut y: u16 = 0;
     loop {
