@@ -802,6 +802,7 @@ impl<'a> Walker<'_, '_, 'a> {
         };
         let cache: &SectorCache<'a> = self.cache;
         let mut draw = SegDraw::new(level, cache, &prep, here_ref);
+        draw.known_planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
         let sc = &mut *self.scratch;
         sc.serial = match sc.serial.checked_add(1) {
             Some(s) => s,
@@ -1220,6 +1221,9 @@ struct SegDraw<'p, 'a> {
     middle: Option<PartTexture<'a>>,
     /// The last column's scale step for light (see [`light::step_near`]).
     light: usize,
+    /// The planes of the sector's floor and ceiling, as
+    /// [`Planes::known`] last gave them.
+    known_planes: [u16; 2],
 }
 
 impl<'p, 'a> SegDraw<'p, 'a> {
@@ -1249,6 +1253,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             lower: texture(prep.lower),
             middle: texture(prep.middle),
             light: 0,
+            known_planes: [NO_PLANE; 2],
         }
     }
 
@@ -1270,11 +1275,20 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         let floor_y = floor_y.clamp(ceiling_y, bottom);
         if top < ceiling_y {
             let (height, n) = (prep.ceiling_height, prep.plane_light as usize);
-            rec.plane_run(cache, self.here, true, (top, ceiling_y), n, height);
+            let known = &mut self.known_planes[1];
+            rec.plane_run(cache, self.here, true, (top, ceiling_y), (n, height), known);
         }
         if floor_y < bottom {
             let (height, n) = (prep.floor.unsigned_abs(), prep.plane_light as usize);
-            rec.plane_run(cache, self.here, false, (floor_y, bottom), n, height);
+            let known = &mut self.known_planes[0];
+            rec.plane_run(
+                cache,
+                self.here,
+                false,
+                (floor_y, bottom),
+                (n, height),
+                known,
+            );
         }
         // The wall's light and texture column, worked out when first
         // needed.
@@ -1383,8 +1397,9 @@ impl<'a> SegDraw<'_, 'a> {
 impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     /// Rows `(y0, y1)` of this column show the ceiling (`ceiling`) or
     /// floor of sector `sector` (light number `n`, `height` from the
-    /// eye). The usual case, a plane seen before and room in the pool,
-    /// is a memo look-up and a push.
+    /// eye), whose plane [`Planes::known`] gave as `known` (the seg's
+    /// copy, brought up to date here). The usual case, a plane seen
+    /// before and room in the pool, is a push.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn plane_run(
@@ -1393,18 +1408,19 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         sector: SectorRef,
         ceiling: bool,
         (y0, y1): (i64, i64),
-        n: usize,
-        height: u64,
+        (n, height): (usize, u64),
+        known: &mut u16,
     ) {
         if y0 < 0 {
             return;
         }
         let rows = (y0 as usize, y1 as usize);
-        let plane = self.planes.known(sector, ceiling);
+        let plane = *known;
         if plane < SKY_PLANE && self.runs.push(self.x, rows, plane, ceiling) {
             return;
         }
         self.plane_slow(cache, sector, ceiling, rows, n, height, plane);
+        *known = self.planes.known(sector, ceiling);
     }
 
     /// [`Recorder::plane_run`] for the sky, a plane not known yet, or no
