@@ -12,17 +12,26 @@
 
 use crate::format::{texture_flag, TextureView};
 
-/// Fills `table[r]` with `focal / |r + 0.5 - height / 2|` in 16.16 bits
-/// (focal = `width / 2`): multiplied by a plane's height above or below
-/// the eye it gives the depth of that plane seen in row `r`. The row
-/// exactly on the horizon (odd heights) gets the value for a quarter row.
-pub(crate) fn build_recip(table: &mut [u32], width: usize, height: usize) {
+/// Row `r`'s `focal / |r + 0.5 - height / 2|` in 16.16 bits (focal =
+/// `width / 2`), for rows `0..height`: multiplied by a plane's height
+/// above or below the eye it gives the depth of that plane seen in row
+/// `r`. The row exactly on the horizon (odd heights) gets the value for
+/// a quarter row.
+pub(crate) fn recip_rows(width: usize, height: usize) -> impl Iterator<Item = u32> {
     let w = width.min(crate::config::MAX_SCREEN_WIDTH) as u32;
     let h = height as i64;
-    for (r, e) in table.iter_mut().enumerate().take(height) {
+    (0..height).map(move |r| {
         // 2 * |r + 0.5 - h / 2|
         let twice = (2 * r as i64 + 1 - h).unsigned_abs() as u32;
-        *e = (w << 16).checked_div(twice).unwrap_or(w << 17);
+        (w << 16).checked_div(twice).unwrap_or(w << 17)
+    })
+}
+
+/// Fills `table` with [`recip_rows`].
+#[cfg(test)]
+pub(crate) fn build_recip(table: &mut [u32], width: usize, height: usize) {
+    for (e, r) in table.iter_mut().zip(recip_rows(width, height)) {
+        *e = r;
     }
 }
 

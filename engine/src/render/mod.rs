@@ -273,8 +273,12 @@ fn render_sources_with<'a, P: Pixel>(
     let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
     let view = View::new(level, camera, width, height);
     let mut planes = planes::Planes::new(&view);
-    let mut recip = [0u32; MAX_SCREEN_HEIGHT];
-    draw::build_recip(&mut recip, width, height);
+    // Filled row by row: a zeroed array first would be 3 KB of stores a
+    // frame.
+    let mut recip: HVec<u32, MAX_SCREEN_HEIGHT> = HVec::new();
+    for r in draw::recip_rows(width, height) {
+        let _ = recip.push(r);
+    }
     let mut stats = RenderStats::default();
     let mut visible: HVec<Visible<'a>, MAX_VISIBLE_SPRITES> = HVec::new();
     if view.has_sector() {
@@ -288,7 +292,7 @@ fn render_sources_with<'a, P: Pixel>(
         stride,
         x: 0,
         view: &view,
-        recip: recip.get(..height).unwrap_or(&recip),
+        recip: &recip,
         planes: &mut planes,
         overlays: &mut overlays,
         defer: false,
