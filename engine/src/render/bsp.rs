@@ -801,8 +801,8 @@ impl<'a> Walker<'_, '_, 'a> {
             _ => None,
         };
         let cache: &SectorCache<'a> = self.cache;
-        let mut draw = SegDraw::new(level, cache, &prep, here_ref);
-        draw.known_planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
+        let planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
+        let mut draw = SegDraw::new(level, cache, &prep, here_ref, planes);
         let sc = &mut *self.scratch;
         sc.serial = match sc.serial.checked_add(1) {
             Some(s) => s,
@@ -1222,16 +1222,21 @@ struct SegDraw<'p, 'a> {
     /// The last column's scale step for light (see [`light::step_near`]).
     light: usize,
     /// The planes of the sector's floor and ceiling, as
-    /// [`Planes::known`] last gave them.
+    /// [`Planes::known`] last gave them (looked up once a seg, as DOOM's
+    /// `R_StoreWallRange` picks its floor and ceiling planes, not in
+    /// every column).
     known_planes: [u16; 2],
 }
 
 impl<'p, 'a> SegDraw<'p, 'a> {
+    /// What the wall `prep` of sector `here` draws with; `known_planes`:
+    /// [`Planes::known`] of its floor and ceiling.
     fn new(
         level: &Level<'a>,
         cache: &SectorCache<'a>,
         prep: &'p Prepared,
         here: SectorRef,
+        known_planes: [u16; 2],
     ) -> SegDraw<'p, 'a> {
         let texture = |part: Part| {
             if part.texture == crate::format::NONE {
@@ -1253,7 +1258,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             lower: texture(prep.lower),
             middle: texture(prep.middle),
             light: 0,
-            known_planes: [NO_PLANE; 2],
+            known_planes,
         }
     }
 
@@ -1483,16 +1488,18 @@ mod tests {
             runs: &mut pool,
             lists: &mut lists,
         };
-        // Ceilings, met top down.
+        // Ceilings, met top down: the second grows the first, the third
+        // is another plane, the fourth leaves a gap.
         assert!(runs.push(0, (0, 10), 3, true));
-        assert!(runs.push(0, (10, 20), 3, true)); // grows the first
-        assert!(runs.push(0, (20, 25), 4, true)); // another plane
-        assert!(runs.push(0, (30, 40), 4, true)); // a gap
-                                                  // Floors, met bottom up.
+        assert!(runs.push(0, (10, 20), 3, true));
+        assert!(runs.push(0, (20, 25), 4, true));
+        assert!(runs.push(0, (30, 40), 4, true));
+        // Floors, met bottom up: the second grows the first, the third
+        // leaves a gap.
         assert!(runs.push(0, (150, 200), 5, false));
-        assert!(runs.push(0, (120, 150), 5, false)); // grows it
-        assert!(runs.push(0, (100, 110), 5, false)); // a gap
-                                                     // Another column's run of the same plane touching neither.
+        assert!(runs.push(0, (120, 150), 5, false));
+        assert!(runs.push(0, (100, 110), 5, false));
+        // Another column's run of the same plane, touching none of them.
         assert!(runs.push(1, (40, 50), 4, true));
         let (ceilings, floors) = runs.column(0);
         assert_eq!(

@@ -87,8 +87,9 @@ const END: Run = Run {
 };
 
 /// One column's runs, top to bottom: `runs[first..end]`, the ceilings
-/// before `MAX_RUNS` and the floors from there (so that each list is
-/// written as it comes, the ceilings from the bottom up).
+/// before `MAX_RUNS` and the floors from there (so that the BSP walk's
+/// lists are written as they come: its ceilings bottom up, each just
+/// above the last).
 #[derive(Copy, Clone, Debug)]
 struct Column {
     runs: [Run; 2 * MAX_RUNS],
@@ -503,10 +504,10 @@ fn sweep<P: Pixel>(
     x: usize,
     target: &mut Target<'_, P>,
 ) {
-    // Runs the same in both columns, at the top and at the bottom (most
-    // of them, where one wall's edge moved a row), change no row: only
-    // the runs between are swept. (Rows outside every run swept have no
-    // plane on either side, which changes nothing either.)
+    // Runs the same in both columns, at the top and at the bottom,
+    // change no row: only the runs between are swept. (Rows outside
+    // every run swept have no plane on either side, which changes
+    // nothing either.)
     let same = |(a, b): &(&Run, &Run)| a == b;
     let top = prev.iter().zip(cur).take_while(same).count();
     let (prev, cur): (&[Run], &[Run]) = (
