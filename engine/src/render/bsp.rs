@@ -49,7 +49,7 @@ use heapless::Vec as HVec;
 
 use super::cache::{meet, sides, Ends, SectorCache};
 use super::light;
-use super::planes::{Found, Planes, Target, NO_PLANE, SKY_PLANE};
+use super::planes::{grow_run, Found, Planes, Target, NO_PLANE, SKY_PLANE};
 use super::portal::{
     exit_depth, prepare, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
     MAX_MASKED_PER_COLUMN, MIN_DEPTH,
@@ -128,18 +128,10 @@ impl Runs<'_> {
         } else {
             &mut lists.floors
         };
-        // The same plane right next to the last run of the list (a
-        // wall between two sectors with the same floor): that run grows.
         if let Some(last) = self.runs.get_mut(*head as usize) {
-            if last.plane == plane {
-                if ceiling && last.y1 as usize == y0 {
-                    last.y1 = y1 as u16;
-                    return true;
-                }
-                if !ceiling && last.y0 as usize == y1 {
-                    last.y0 = y0 as u16;
-                    return true;
-                }
+            let rows = (y0 as u16, y1 as u16);
+            if last.plane == plane && grow_run((&mut last.y0, &mut last.y1), ceiling, rows) {
+                return true;
             }
         }
         let run = Run {

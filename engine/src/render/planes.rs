@@ -109,6 +109,24 @@ impl Column {
     }
 }
 
+/// Grows the last run `(y0, y1)` of a column's ceilings (`ceiling`,
+/// met top down, each below the last) or floors (met bottom up) by the
+/// run `rows` of the same plane, if the two touch (a wall between two
+/// sectors with the same floor); `false` if they do not, and the run is
+/// to be added. Both walks' lists grow their runs so.
+#[inline(always)]
+pub(crate) fn grow_run(last: (&mut u16, &mut u16), ceiling: bool, rows: (u16, u16)) -> bool {
+    if ceiling && *last.1 == rows.0 {
+        *last.1 = rows.1;
+        return true;
+    }
+    if !ceiling && *last.0 == rows.1 {
+        *last.0 = rows.0;
+        return true;
+    }
+    false
+}
+
 /// Where spans go.
 pub(crate) struct Target<'t, P> {
     pub(crate) pixels: &'t mut [P],
@@ -193,15 +211,8 @@ impl<'a> Planes<'a> {
         } else {
             &mut self.floors
         };
-        // The same plane right next to the last run kept (a wall between
-        // two sectors with the same floor): that run grows.
         if let Some(last) = list.last_mut().filter(|l| l.plane == plane) {
-            if ceiling && last.y1 == run.y0 {
-                last.y1 = run.y1;
-                return true;
-            }
-            if !ceiling && last.y0 == run.y1 {
-                last.y0 = run.y0;
+            if grow_run((&mut last.y0, &mut last.y1), ceiling, (run.y0, run.y1)) {
                 return true;
             }
         }
