@@ -212,6 +212,8 @@ pub(crate) fn flat_span<P: Copy>(
 }
 
 /// Writes a tiled texture column (walls, the sky) at one light.
+/// (Inlined into its callers: see `draw_wall`.)
+#[inline(always)]
 pub(crate) fn fill_column<P: Copy>(
     pixels: &mut [P],
     stride: usize,

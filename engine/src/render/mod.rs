@@ -668,8 +668,15 @@ fn draw_sky<P: Pixel>(
 /// A wall in rows `(y0, y1)` of column `x` at `depth` (16.16 bits), lit
 /// at `level`: a texture column, or (without a texture) palette colour
 /// `color`.
+///
+/// Always inlined, with [`draw::fill_column`]: a wall column's set-up
+/// (its texel step and row, the texture's column, the run's slice of the
+/// frame) is as long as a short column's pixels, and inlined into the
+/// seg's column loop it keeps its values in registers instead of passing
+/// them through the stack twice (the E1M1 turn: 1,255,954 instructions
+/// a frame to 1,212,965).
 #[allow(clippy::too_many_arguments)]
-#[inline]
+#[inline(always)]
 fn draw_wall<P: Pixel>(
     pixels: &mut [P],
     stride: usize,
