@@ -574,7 +574,21 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
     /// Draws this column's see-through textures (`masked`, nearest
     /// first) and sprites (`clips`), far to near: later, over the
     /// finished floors, if there is room for all of them, else now.
+    /// (Most columns have none, and are spared the call.)
+    #[inline(always)]
     fn overlays_of_column(
+        &mut self,
+        clips: &mut [SpriteClip],
+        masked: &[Masked<'a>],
+        visible: &mut [Visible<'a>],
+    ) {
+        if !(clips.is_empty() && masked.is_empty()) {
+            self.draw_overlays(clips, masked, visible);
+        }
+    }
+
+    /// [`Painter::overlays_of_column`] for a column that has some.
+    fn draw_overlays(
         &mut self,
         clips: &mut [SpriteClip],
         masked: &[Masked<'a>],
