@@ -506,6 +506,10 @@ impl<'a> Planes<'a> {
 /// Compares the last column's runs, `prev`, with `cur`, column `x`'s:
 /// rows whose plane changes close their span (drawn through `x - 1`)
 /// and open one at `x`. Runs come top to bottom, apart, none empty.
+/// (Inlined: about 135 of a frame's 320 columns are swept, and the call
+/// passed seven arguments; the E1M1 turn, BSP walk, 1,204,400
+/// instructions a frame to 1,195,524.)
+#[inline(always)]
 fn sweep<P: Pixel>(
     prev: &[Run],
     cur: &[Run],
