@@ -688,7 +688,7 @@ fn draw_sky<P: Pixel>(
 /// frame) is as long as a short column's pixels, and inlined into the
 /// seg's column loop it keeps its values in registers instead of passing
 /// them through the stack twice (the E1M1 turn: 1,255,954 instructions
-/// a frame to 1,212,965).
+/// a frame to 1,212,883).
 #[allow(clippy::too_many_arguments)]
 #[inline(always)]
 fn draw_wall<P: Pixel>(

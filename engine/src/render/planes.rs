@@ -508,7 +508,7 @@ impl<'a> Planes<'a> {
 /// and open one at `x`. Runs come top to bottom, apart, none empty.
 /// (Inlined: about 135 of a frame's 320 columns are swept, and the call
 /// passed seven arguments; the E1M1 turn, BSP walk, 1,204,400
-/// instructions a frame to 1,195,524.)
+/// instructions a frame to 1,195,498.)
 #[inline(always)]
 fn sweep<P: Pixel>(
     prev: &[Run],
