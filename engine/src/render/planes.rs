@@ -14,7 +14,7 @@
 //! ## The mapping
 //!
 //! Row `y` of a plane `h` above or below the eye lies at the distance
-//! `t = h * recip[y]` (see `draw::build_recip`), and column `x` shows the
+//! `t = h * recip[y]` (see `draw::recip_rows`), and column `x` shows the
 //! map point `P + t * (F + k R)` with `k = (2x + 1 - width) / width`:
 //! affine in `x`. Per row, the map coordinates of column 0 and their step
 //! per column are worked out once (40 fraction bits for the ray terms,
@@ -106,6 +106,41 @@ impl Column {
 
     fn runs(&self) -> &[Run] {
         self.runs.get(self.first..self.end).unwrap_or(&[])
+    }
+
+    /// Writes a column's runs, its ceilings bottom up (each written just
+    /// above the last, down from `MAX_RUNS`) and its floors top down
+    /// (from `MAX_RUNS` on); a run with no room left is given to
+    /// `spill`.
+    #[inline(always)]
+    fn fill(
+        &mut self,
+        ceilings: impl Iterator<Item = Run>,
+        floors: impl Iterator<Item = Run>,
+        mut spill: impl FnMut(Run),
+    ) {
+        let mut first = MAX_RUNS;
+        for r in ceilings {
+            match first.checked_sub(1).and_then(|i| self.runs.get_mut(i)) {
+                Some(slot) => {
+                    *slot = r;
+                    first -= 1;
+                }
+                None => spill(r),
+            }
+        }
+        let mut end = MAX_RUNS;
+        for r in floors {
+            match self.runs.get_mut(end) {
+                Some(slot) => {
+                    *slot = r;
+                    end += 1;
+                }
+                None => spill(r),
+            }
+        }
+        self.first = first;
+        self.end = end;
     }
 }
 
@@ -354,39 +389,17 @@ impl<'a> Planes<'a> {
     /// Column `x`'s runs are all in: draws the spans that ended at
     /// `x - 1` and opens the ones that start at `x`.
     pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
-        let frame = self.frame;
         let [c0, c1] = &mut self.columns;
-        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
-        // Ceilings, top down, end at MAX_RUNS; floors, bottom up, start
-        // there (each list holds at most MAX_RUNS).
-        let first = MAX_RUNS - self.ceilings.len();
-        let (above, below) = cur.runs.split_at_mut(MAX_RUNS);
-        for (slot, r) in above.iter_mut().skip(first).zip(self.ceilings.iter()) {
-            *slot = *r;
-        }
-        for (slot, r) in below.iter_mut().zip(self.floors.iter().rev()) {
-            *slot = *r;
-        }
-        cur.first = first;
-        cur.end = MAX_RUNS + self.floors.len();
+        let cur = if self.prev == 0 { c1 } else { c0 };
+        // The lists hold at most MAX_RUNS each: nothing spills.
+        cur.fill(
+            self.ceilings.iter().rev().copied(),
+            self.floors.iter().rev().copied(),
+            |_| {},
+        );
         self.ceilings.clear();
         self.floors.clear();
-        // The usual case on a wide screen: the same runs as the column
-        // before, so no span ends or starts.
-        if cur.runs() == prev.runs() {
-            self.prev ^= 1;
-            return;
-        }
-        sweep(
-            prev.runs(),
-            cur.runs(),
-            &self.planes,
-            &mut self.start,
-            frame,
-            x,
-            target,
-        );
-        self.prev ^= 1;
+        self.sweep_column(x, target);
     }
 
     /// Column `x`'s runs, handed over at once: its ceiling runs bottom up
@@ -403,59 +416,43 @@ impl<'a> Planes<'a> {
         floors: impl Iterator<Item = (u16, u16, u16)>,
         target: &mut Target<'_, P>,
     ) {
-        let frame = self.frame;
-        let [c0, c1] = &mut self.columns;
-        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
-        let planes: &[Plane<'_>] = &self.planes;
+        let (frame, planes) = (self.frame, &self.planes);
+        let run = |(y0, y1, plane)| Run { y0, y1, plane };
         // A run with no room in the column's table is drawn now: the
         // same pixels.
-        let draw_now = |planes: &[Plane<'_>],
-                        target: &mut Target<'_, P>,
-                        (y0, y1, plane): (u16, u16, u16),
-                        x: usize| {
-            if let Some(p) = planes.get(plane as usize) {
-                for y in y0 as usize..y1 as usize {
+        let draw_now = |r: Run| {
+            if let Some(p) = planes.get(r.plane as usize) {
+                for y in r.y0 as usize..r.y1 as usize {
                     draw_span(target, p, frame, y, x, x);
                 }
             }
         };
-        // The ceilings, bottom up, from MAX_RUNS down; the floors, top
-        // down, from there.
-        let mut first = MAX_RUNS;
-        for (y0, y1, plane) in ceilings {
-            match first.checked_sub(1).and_then(|i| cur.runs.get_mut(i)) {
-                Some(slot) => {
-                    *slot = Run { y0, y1, plane };
-                    first -= 1;
-                }
-                None => draw_now(planes, target, (y0, y1, plane), x),
-            }
+        let [c0, c1] = &mut self.columns;
+        let cur = if self.prev == 0 { c1 } else { c0 };
+        cur.fill(ceilings.map(run), floors.map(run), draw_now);
+        self.sweep_column(x, target);
+    }
+
+    /// Column `x`'s runs are written: draws the spans that ended at
+    /// `x - 1`, opens the ones that start at `x`, and makes its runs the
+    /// last column's.
+    #[inline(always)]
+    fn sweep_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
+        let [c0, c1] = &self.columns;
+        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
+        // The usual case on a wide screen: the same runs as the column
+        // before, so no span ends or starts.
+        if cur.runs() != prev.runs() {
+            sweep(
+                prev.runs(),
+                cur.runs(),
+                &self.planes,
+                &mut self.start,
+                self.frame,
+                x,
+                target,
+            );
         }
-        let mut end = MAX_RUNS;
-        for (y0, y1, plane) in floors {
-            match cur.runs.get_mut(end) {
-                Some(slot) => {
-                    *slot = Run { y0, y1, plane };
-                    end += 1;
-                }
-                None => draw_now(planes, target, (y0, y1, plane), x),
-            }
-        }
-        cur.first = first;
-        cur.end = end;
-        if cur.runs() == prev.runs() {
-            self.prev ^= 1;
-            return;
-        }
-        sweep(
-            prev.runs(),
-            cur.runs(),
-            &self.planes,
-            &mut self.start,
-            frame,
-            x,
-            target,
-        );
         self.prev ^= 1;
     }
 
