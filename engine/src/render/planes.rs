@@ -25,6 +25,8 @@
 //! so deferring, splitting or (when the tables are full) drawing a run on
 //! the spot never changes a pixel.
 
+use core::hint::select_unpredictable;
+
 use heapless::Vec as HVec;
 
 use super::cache::{SectorCache, SectorRef, MAX_CACHED_SECTORS};
@@ -71,20 +73,34 @@ pub(crate) enum Found<'a> {
     Unlisted(Plane<'a>),
 }
 
-/// Rows `[y0, y1)` of plane `plane` in one column.
+/// Rows `[y0, y1)` of plane `plane` in one column, packed in one word
+/// (`y0 | y1 << 16 | plane << 32`): two columns' runs are compared at
+/// every column, and a word is one comparison where three fields were
+/// three branches.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Run {
-    y0: u16,
-    y1: u16,
-    plane: u16,
+struct Run(u64);
+
+impl Run {
+    #[inline(always)]
+    const fn new(y0: u16, y1: u16, plane: u16) -> Run {
+        Run(y0 as u64 | (y1 as u64) << 16 | (plane as u64) << 32)
+    }
+    #[inline(always)]
+    fn y0(self) -> u16 {
+        self.0 as u16
+    }
+    #[inline(always)]
+    fn y1(self) -> u16 {
+        (self.0 >> 16) as u16
+    }
+    #[inline(always)]
+    fn plane(self) -> u16 {
+        (self.0 >> 32) as u16
+    }
 }
 
 /// Past the last run of a column: no plane, from a row never reached.
-const END: Run = Run {
-    y0: u16::MAX,
-    y1: u16::MAX,
-    plane: NO_PLANE,
-};
+const END: Run = Run::new(u16::MAX, u16::MAX, NO_PLANE);
 
 /// One column's runs, top to bottom: `runs[first..end]`, the ceilings
 /// before `MAX_RUNS` and the floors from there (so that the BSP walk's
@@ -236,22 +252,20 @@ impl<'a> Planes<'a> {
     /// drawing in spans, if there is room (else [`Planes::run`]).
     #[inline]
     pub(crate) fn keep(&mut self, plane: u16, ceiling: bool, (y0, y1): (usize, usize)) -> bool {
-        let run = Run {
-            y0: y0 as u16,
-            y1: y1 as u16,
-            plane,
-        };
+        let (y0, y1) = (y0 as u16, y1 as u16);
         let list = if ceiling {
             &mut self.ceilings
         } else {
             &mut self.floors
         };
-        if let Some(last) = list.last_mut().filter(|l| l.plane == plane) {
-            if grow_run((&mut last.y0, &mut last.y1), ceiling, (run.y0, run.y1)) {
+        if let Some(last) = list.last_mut().filter(|l| l.plane() == plane) {
+            let (mut a, mut b) = (last.y0(), last.y1());
+            if grow_run((&mut a, &mut b), ceiling, (y0, y1)) {
+                *last = Run::new(a, b, plane);
                 return true;
             }
         }
-        list.push(run).is_ok()
+        list.push(Run::new(y0, y1, plane)).is_ok()
     }
 
     /// Rows `(y0, y1)` of column `x` show plane `plane` (from
@@ -417,12 +431,12 @@ impl<'a> Planes<'a> {
         target: &mut Target<'_, P>,
     ) {
         let (frame, planes) = (self.frame, &self.planes);
-        let run = |(y0, y1, plane)| Run { y0, y1, plane };
+        let run = |(y0, y1, plane)| Run::new(y0, y1, plane);
         // A run with no room in the column's table is drawn now: the
         // same pixels.
         let draw_now = |r: Run| {
-            if let Some(p) = planes.get(r.plane as usize) {
-                for y in r.y0 as usize..r.y1 as usize {
+            if let Some(p) = planes.get(r.plane() as usize) {
+                for y in r.y0() as usize..r.y1() as usize {
                     draw_span(target, p, frame, y, x, x);
                 }
             }
@@ -486,8 +500,8 @@ impl<'a> Planes<'a> {
         let frame = self.frame;
         let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
         for r in prev.iter() {
-            let (a, b) = ((r.y0 as usize).max(y0), (r.y1 as usize).min(y1));
-            let Some(p) = self.planes.get(r.plane as usize) else {
+            let (a, b) = ((r.y0() as usize).max(y0), (r.y1() as usize).min(y1));
+            let Some(p) = self.planes.get(r.plane() as usize) else {
                 continue;
             };
             for y in a..b {
@@ -539,19 +553,23 @@ fn sweep<P: Pixel>(
     let (mut i, mut j) = (0, 0);
     let mut y: u16 = 0;
     loop {
-        let (p, c) = (prev.get(i).unwrap_or(&END), cur.get(j).unwrap_or(&END));
-        // The plane at row y in each column (`NO_PLANE`: none), and the
-        // next row where either changes.
-        let (pk, pn) = if p.y0 <= y {
-            (p.plane, p.y1)
-        } else {
-            (NO_PLANE, p.y0)
+        let (p, c) = (
+            prev.get(i).copied().unwrap_or(END),
+            cur.get(j).copied().unwrap_or(END),
+        );
+        // The plane at row y in each column (`NO_PLANE`: none) and the
+        // next row where that changes, as `row | plane << 16`: a select, not a
+        // branch (whether a run has begun at row y follows the picture,
+        // which the branch predictor cannot learn).
+        let at = |r: Run| {
+            let k = select_unpredictable(
+                r.y0() <= y,
+                (r.0 >> 16) as u32,
+                (NO_PLANE as u32) << 16 | r.y0() as u32,
+            );
+            ((k >> 16) as u16, k as u16)
         };
-        let (ck, cn) = if c.y0 <= y {
-            (c.plane, c.y1)
-        } else {
-            (NO_PLANE, c.y0)
-        };
+        let ((pk, pn), (ck, cn)) = (at(p), at(c));
         let next = pn.min(cn);
         if next == u16::MAX {
             // Both past their last run.
@@ -573,8 +591,8 @@ fn sweep<P: Pixel>(
             }
         }
         y = next;
-        i += (p.y1 <= y) as usize;
-        j += (c.y1 <= y) as usize;
+        i += (p.y1() <= y) as usize;
+        j += (c.y1() <= y) as usize;
     }
 }
 
