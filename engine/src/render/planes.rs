@@ -558,9 +558,10 @@ fn sweep<P: Pixel>(
             cur.get(j).copied().unwrap_or(END),
         );
         // The plane at row y in each column (`NO_PLANE`: none) and the
-        // next row where that changes, as `row | plane << 16`: a select, not a
-        // branch (whether a run has begun at row y follows the picture,
-        // which the branch predictor cannot learn).
+        // next row where that changes, as `row | plane << 16`: a
+        // select, not a branch (whether a run has begun at row y
+        // follows the picture, which the branch predictor cannot
+        // learn).
         let at = |r: Run| {
             let k = select_unpredictable(
                 r.y0() <= y,
