@@ -130,8 +130,11 @@ impl Runs<'_> {
         };
         if let Some(last) = self.runs.get_mut(*head as usize) {
             let rows = (y0 as u16, y1 as u16);
-            if last.plane == plane && grow_run((&mut last.y0, &mut last.y1), ceiling, rows) {
-                return true;
+            if last.plane == plane {
+                if let Some((a, b)) = grow_run((last.y0, last.y1), ceiling, rows) {
+                    (last.y0, last.y1) = (a, b);
+                    return true;
+                }
             }
         }
         let run = Run {

@@ -97,6 +97,22 @@ impl Run {
     fn plane(self) -> u16 {
         (self.0 >> 32) as u16
     }
+
+    /// At row `y` (no further down than the run's end): its plane, or
+    /// `NO_PLANE` above it; and the next row where that changes, its end
+    /// or its start. A select, not a branch: whether a run has begun at
+    /// row `y` follows the picture, which the branch predictor cannot
+    /// learn.
+    #[inline(always)]
+    fn at(self, y: u16) -> (u16, u16) {
+        // `plane << 16 | row`: the bits above y0 are y1 and the plane.
+        let k = select_unpredictable(
+            self.y0() <= y,
+            (self.0 >> 16) as u32,
+            (NO_PLANE as u32) << 16 | self.y0() as u32,
+        );
+        ((k >> 16) as u16, k as u16)
+    }
 }
 
 /// Past the last run of a column: no plane, from a row never reached.
@@ -160,22 +176,20 @@ impl Column {
     }
 }
 
-/// Grows the last run `(y0, y1)` of a column's ceilings (`ceiling`,
-/// met top down, each below the last) or floors (met bottom up) by the
-/// run `rows` of the same plane, if the two touch (a wall between two
-/// sectors with the same floor); `false` if they do not, and the run is
+/// The last run `(y0, y1)` of a column's ceilings (`ceiling`, met top
+/// down, each below the last) or floors (met bottom up) grown by the run
+/// `rows` of the same plane, if the two touch (a wall between two
+/// sectors with the same floor); `None` if they do not, and the run is
 /// to be added. Both walks' lists grow their runs so.
 #[inline(always)]
-pub(crate) fn grow_run(last: (&mut u16, &mut u16), ceiling: bool, rows: (u16, u16)) -> bool {
-    if ceiling && *last.1 == rows.0 {
-        *last.1 = rows.1;
-        return true;
+pub(crate) fn grow_run(last: (u16, u16), ceiling: bool, rows: (u16, u16)) -> Option<(u16, u16)> {
+    if ceiling && last.1 == rows.0 {
+        return Some((last.0, rows.1));
     }
-    if !ceiling && *last.0 == rows.1 {
-        *last.0 = rows.0;
-        return true;
+    if !ceiling && last.0 == rows.1 {
+        return Some((rows.0, last.1));
     }
-    false
+    None
 }
 
 /// Where spans go.
@@ -259,8 +273,7 @@ impl<'a> Planes<'a> {
             &mut self.floors
         };
         if let Some(last) = list.last_mut().filter(|l| l.plane() == plane) {
-            let (mut a, mut b) = (last.y0(), last.y1());
-            if grow_run((&mut a, &mut b), ceiling, (y0, y1)) {
+            if let Some((a, b)) = grow_run((last.y0(), last.y1()), ceiling, (y0, y1)) {
                 *last = Run::new(a, b, plane);
                 return true;
             }
@@ -370,13 +383,11 @@ impl<'a> Planes<'a> {
     pub(crate) fn draw_plane_now<P: Pixel>(
         &self,
         p: &Plane<'_>,
-        (y0, y1): (usize, usize),
+        rows: (usize, usize),
         x: usize,
         target: &mut Target<'_, P>,
     ) {
-        for y in y0..y1 {
-            draw_span(target, p, self.frame, y, x, x);
-        }
+        draw_rows(target, p, self.frame, rows, x);
     }
 
     /// Memorises the plane of a sector slot's ceiling or floor.
@@ -436,9 +447,7 @@ impl<'a> Planes<'a> {
         // same pixels.
         let draw_now = |r: Run| {
             if let Some(p) = planes.get(r.plane() as usize) {
-                for y in r.y0() as usize..r.y1() as usize {
-                    draw_span(target, p, frame, y, x, x);
-                }
+                draw_rows(target, p, frame, (r.y0() as usize, r.y1() as usize), x);
             }
         };
         let [c0, c1] = &mut self.columns;
@@ -558,19 +567,8 @@ fn sweep<P: Pixel>(
             cur.get(j).copied().unwrap_or(END),
         );
         // The plane at row y in each column (`NO_PLANE`: none) and the
-        // next row where that changes, as `row | plane << 16`: a
-        // select, not a branch (whether a run has begun at row y
-        // follows the picture, which the branch predictor cannot
-        // learn).
-        let at = |r: Run| {
-            let k = select_unpredictable(
-                r.y0() <= y,
-                (r.0 >> 16) as u32,
-                (NO_PLANE as u32) << 16 | r.y0() as u32,
-            );
-            ((k >> 16) as u16, k as u16)
-        };
-        let ((pk, pn), (ck, cn)) = (at(p), at(c));
+        // next row where either changes.
+        let ((pk, pn), (ck, cn)) = (p.at(y), c.at(y));
         let next = pn.min(cn);
         if next == u16::MAX {
             // Both past their last run.
@@ -609,6 +607,20 @@ struct Frame {
     /// The ray of column 0 and its step per column, 40 fraction bits.
     g0: (i64, i64),
     s: (i64, i64),
+}
+
+/// Draws rows `[y0, y1)` of column `x` of plane `p`, one pixel a span
+/// (the same pixels as in longer spans).
+fn draw_rows<P: Pixel>(
+    t: &mut Target<'_, P>,
+    p: &Plane<'_>,
+    f: Frame,
+    (y0, y1): (usize, usize),
+    x: usize,
+) {
+    for y in y0..y1 {
+        draw_span(t, p, f, y, x, x);
+    }
 }
 
 /// Draws columns `[xs, xe]` of row `y` of plane `p`.
