@@ -748,7 +748,7 @@ impl<'a> Walker<'_, '_, 'a> {
         let Some((x0, x1)) = facing_columns(view, f, t, self.width) else {
             return;
         };
-        let mut x = self.scratch.first_open(x0);
+        let x = self.scratch.first_open(x0);
         if x >= x1 {
             return;
         }
@@ -787,7 +787,6 @@ impl<'a> Walker<'_, '_, 'a> {
                 let _ = hidden.push(k as u8);
             }
         }
-        let mut masked_wall: Option<usize> = None;
         let columns = (x, x1 - 1);
         let hits = end_hits(view, &ends, cross, front, columns);
         let stepped = hits.and_then(|h| Stepped::new(view, &prep, h.depths, columns));
@@ -808,7 +807,94 @@ impl<'a> Walker<'_, '_, 'a> {
                 1
             }
         };
+        let span = SegSpan {
+            id,
+            columns: (x, x1),
+            prep: &prep,
+            ends,
+            cross,
+        };
+        // Two copies of the column loop, so that the usual one carries
+        // nothing of the other: the stepped depths where both ends were
+        // met (all but a handful of a frame's columns), and each column
+        // worked out exactly otherwise.
+        match (&across, &stepped) {
+            (Some(a), Some(st)) => self.columns(&span, &mut draw, rec, |x| Some((a, st.rows(x)))),
+            _ => self.columns(&span, &mut draw, rec, |x| {
+                let (dx, dy) = view.ray(x);
+                let hit = exit_depth(dx, dy, &ends, front, !front, || cross)?;
+                let depth = hit.depth.bits();
+                let rows = match &stepped {
+                    Some(st) => st.rows(x),
+                    None => {
+                        let inv = Inverse::of(depth);
+                        prep.heights().map(|dh| view.project_inv(dh, inv))
+                    }
+                };
+                Some((ExactAt { hit, depth }, rows))
+            }),
+        }
+        let sc = &mut *self.scratch;
         let serial = sc.serial;
+        // The windows this seg left the sprites it hides, in the columns
+        // it crossed.
+        for &k in hidden.iter() {
+            let (Some(v), Some(&first)) = (
+                self.visible.get(k as usize),
+                sc.sprite_first.get(k as usize),
+            ) else {
+                continue;
+            };
+            if first == NONE {
+                continue;
+            }
+            for x in v.x0.max(x0)..v.x1.min(x1) {
+                let Some(&Column {
+                    top,
+                    bottom,
+                    steps: step,
+                    visit,
+                    ..
+                }) = sc.columns.get(x)
+                else {
+                    break;
+                };
+                if visit != serial {
+                    continue;
+                }
+                if let Some(w) = sc.windows.get_mut(first as usize + x - v.x0) {
+                    *w = Window {
+                        top,
+                        bottom,
+                        step: step as i16 - 1,
+                    };
+                }
+            }
+        }
+    }
+
+    /// The columns of the seg `span` that are still open, each met at
+    /// `meet(x)` (`None`: the column's ray misses the wall), drawn with
+    /// `draw`.
+    #[inline(always)]
+    fn columns<P: Pixel, A: WallAt>(
+        &mut self,
+        span: &SegSpan<'_>,
+        draw: &mut SegDraw<'_, 'a>,
+        rec: &mut Recorder<'_, 'a, P>,
+        meet: impl Fn(usize) -> Option<(A, [i64; 4])>,
+    ) {
+        let SegSpan {
+            id,
+            columns: (mut x, x1),
+            prep,
+            ends,
+            cross,
+        } = *span;
+        let cache: &SectorCache<'a> = self.cache;
+        let sc = &mut *self.scratch;
+        let serial = sc.serial;
+        let mut masked_wall: Option<usize> = None;
         while x < x1 {
             let Some(&Column {
                 top,
@@ -821,26 +907,9 @@ impl<'a> Walker<'_, '_, 'a> {
                 break;
             };
             self.stats.walls_tested = self.stats.walls_tested.saturating_add(1);
-            let exact;
-            let (at, rows) = match (&across, &stepped) {
-                (Some(a), Some(st)) => (At::Stepped(a), st.rows(x)),
-                _ => {
-                    let (dx, dy) = view.ray(x);
-                    let Some(hit) = exit_depth(dx, dy, &ends, front, !front, || cross) else {
-                        x = sc.first_open(x + 1);
-                        continue;
-                    };
-                    let depth = hit.depth.bits();
-                    let rows = match &stepped {
-                        Some(st) => st.rows(x),
-                        None => {
-                            let inv = Inverse::of(depth);
-                            prep.heights().map(|dh| view.project_inv(dh, inv))
-                        }
-                    };
-                    exact = (hit, depth);
-                    (At::Exact(&exact.0, exact.1), rows)
-                }
+            let Some((at, rows)) = meet(x) else {
+                x = sc.first_open(x + 1);
+                continue;
             };
             if last == id.0 || step as usize >= MAX_PORTALS_PER_COLUMN {
                 x = sc.first_open(x + 1);
@@ -905,41 +974,6 @@ impl<'a> Walker<'_, '_, 'a> {
                 sc.close(x);
             }
             x = sc.first_open(x + 1);
-        }
-        // The windows this seg left the sprites it hides, in the columns
-        // it crossed.
-        for &k in hidden.iter() {
-            let (Some(v), Some(&first)) = (
-                self.visible.get(k as usize),
-                sc.sprite_first.get(k as usize),
-            ) else {
-                continue;
-            };
-            if first == NONE {
-                continue;
-            }
-            for x in v.x0.max(x0)..v.x1.min(x1) {
-                let Some(&Column {
-                    top,
-                    bottom,
-                    steps: step,
-                    visit,
-                    ..
-                }) = sc.columns.get(x)
-                else {
-                    break;
-                };
-                if visit != serial {
-                    continue;
-                }
-                if let Some(w) = sc.windows.get_mut(first as usize + x - v.x0) {
-                    *w = Window {
-                        top,
-                        bottom,
-                        step: step as i16 - 1,
-                    };
-                }
-            }
         }
     }
 }
@@ -1261,11 +1295,11 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     /// `rows`), within the window `[top, bottom)`: the sector's ceiling
     /// and floor up to the wall, then the wall.
     #[inline]
-    fn column<P: Pixel>(
+    fn column<P: Pixel, A: WallAt>(
         &mut self,
         rec: &mut Recorder<'_, 'a, P>,
         cache: &SectorCache<'a>,
-        at: &At<'_>,
+        at: &A,
         rows: [i64; 4],
         (top, bottom): (i64, i64),
     ) -> Crossed {
@@ -1323,11 +1357,57 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     }
 }
 
-/// Where a column meets the wall: exactly (the hit, and its depth), or
-/// by the seg's stepping.
-enum At<'h> {
-    Exact(&'h Hit, i64),
-    Stepped(&'h DepthStep),
+/// Where a column meets the wall: its depth, and the distance along the
+/// side seen, by the seg's stepping ([`DepthStep`]) or worked out in
+/// the column ([`ExactAt`]).
+trait WallAt {
+    /// The wall's depth in column `x` (16.16 bits).
+    fn depth(&self, x: usize) -> i64;
+    /// The distance along the side seen (16.16 bits, within the wall of
+    /// `length`) in column `x`, where the depth is `depth`.
+    fn along(&self, x: usize, depth: i64, length: crate::math::Fx) -> i64;
+}
+
+impl WallAt for &DepthStep {
+    #[inline(always)]
+    fn depth(&self, x: usize) -> i64 {
+        DepthStep::depth(self, x)
+    }
+
+    #[inline(always)]
+    fn along(&self, x: usize, depth: i64, _length: crate::math::Fx) -> i64 {
+        DepthStep::along(self, x, depth)
+    }
+}
+
+/// A column's exact hit on the wall, and its depth.
+struct ExactAt {
+    hit: Hit,
+    depth: i64,
+}
+
+impl WallAt for ExactAt {
+    #[inline(always)]
+    fn depth(&self, _x: usize) -> i64 {
+        self.depth
+    }
+
+    #[inline(always)]
+    fn along(&self, _x: usize, _depth: i64, length: crate::math::Fx) -> i64 {
+        self.hit.along(length)
+    }
+}
+
+/// A seg's columns and what its column loop ([`Walker::columns`])
+/// records besides the pixels.
+#[derive(Copy, Clone)]
+struct SegSpan<'p> {
+    id: WallId,
+    /// The first open column and the end, `[x, x1)`.
+    columns: (usize, usize),
+    prep: &'p Prepared,
+    ends: Ends,
+    cross: i128,
 }
 
 /// A column's wall depth, light level and texture column, once worked
@@ -1343,11 +1423,11 @@ impl<'a> SegDraw<'_, 'a> {
     /// in the sector's wall colour), in this column.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn part<P: Pixel>(
+    fn part<P: Pixel, A: WallAt>(
         &mut self,
         rec: &mut Recorder<'_, 'a, P>,
         lit: &mut Lit,
-        at: &At<'_>,
+        at: &A,
         t: Option<PartTexture<'a>>,
         (y0, y1): (i64, i64),
     ) {
@@ -1356,10 +1436,7 @@ impl<'a> SegDraw<'_, 'a> {
         }
         let prep = self.prep;
         let x = rec.x;
-        let depth = *lit.depth.get_or_insert_with(|| match at {
-            At::Exact(_, depth) => *depth,
-            At::Stepped(st) => st.depth(x),
-        });
+        let depth = *lit.depth.get_or_insert_with(|| at.depth(x));
         let level = match lit.level {
             Some(l) => l,
             None => {
@@ -1372,13 +1449,9 @@ impl<'a> SegDraw<'_, 'a> {
         let tex = t.map(|t| TexSpan {
             texture: t.texture,
             id: t.id,
-            u: *lit.u.get_or_insert_with(|| {
-                let along = match at {
-                    At::Exact(hit, _) => hit.along(prep.length),
-                    At::Stepped(st) => st.along(x, depth),
-                };
-                along + prep.x_offset as i64
-            }),
+            u: *lit
+                .u
+                .get_or_insert_with(|| at.along(x, depth, prep.length) + prep.x_offset as i64),
             top: t.top,
         });
         draw_wall(
