@@ -814,13 +814,20 @@ impl<'a> Walker<'_, '_, 'a> {
             ends,
             cross,
         };
-        // Two copies of the column loop, so that the usual one carries
-        // nothing of the other: the stepped depths where both ends were
-        // met (all but a handful of a frame's columns), and each column
-        // worked out exactly otherwise.
+        // Three copies of the column loop, so that the usual ones carry
+        // nothing of the others: stepped depths (where both ends were
+        // met: all but a handful of a frame's columns) for one-sided and
+        // for two-sided walls, and each column worked out exactly
+        // otherwise.
         match (&across, &stepped) {
-            (Some(a), Some(st)) => self.columns(&span, &mut draw, rec, |x| Some((a, st.rows(x)))),
-            _ => self.columns(&span, &mut draw, rec, |x| {
+            (Some(a), Some(st)) => {
+                let meet = |x| Some((a, st.rows(x)));
+                match prep.next {
+                    None => self.columns::<_, _, OneSided>(&span, &mut draw, rec, meet),
+                    Some(_) => self.columns::<_, _, TwoSided>(&span, &mut draw, rec, meet),
+                }
+            }
+            _ => self.columns::<_, _, EitherSide>(&span, &mut draw, rec, |x| {
                 let (dx, dy) = view.ray(x);
                 let hit = exit_depth(dx, dy, &ends, front, !front, || cross)?;
                 let depth = hit.depth.bits();
@@ -875,9 +882,10 @@ impl<'a> Walker<'_, '_, 'a> {
 
     /// The columns of the seg `span` that are still open, each met at
     /// `meet(x)` (`None`: the column's ray misses the wall), drawn with
-    /// `draw`.
-    #[inline(always)]
-    fn columns<P: Pixel, A: WallAt>(
+    /// `draw`. (Not inlined: each copy is allocated registers for
+    /// itself, with none of the seg's set-up live around it.)
+    #[inline(never)]
+    fn columns<P: Pixel, A: WallAt, S: Sides>(
         &mut self,
         span: &SegSpan<'_>,
         draw: &mut SegDraw<'_, 'a>,
@@ -916,7 +924,8 @@ impl<'a> Walker<'_, '_, 'a> {
                 continue;
             }
             rec.x = x;
-            let crossed = draw.column(rec, cache, &at, rows, (top as i64, bottom as i64));
+            let crossed =
+                draw.column::<P, A, S>(rec, cache, &at, rows, (top as i64, bottom as i64));
             let (new_top, new_bottom) = crossed.window.unwrap_or((0, 0));
             if let Some(c) = sc.columns.get_mut(x) {
                 *c = Column {
@@ -1295,7 +1304,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     /// `rows`), within the window `[top, bottom)`: the sector's ceiling
     /// and floor up to the wall, then the wall.
     #[inline]
-    fn column<P: Pixel, A: WallAt>(
+    fn column<P: Pixel, A: WallAt, S: Sides>(
         &mut self,
         rec: &mut Recorder<'_, 'a, P>,
         cache: &SectorCache<'a>,
@@ -1331,7 +1340,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             level: None,
             u: None,
         };
-        if prep.next.is_none() {
+        if S::one_sided(prep) {
             self.part(rec, &mut lit, at, self.middle, (ceiling_y, floor_y));
             return Crossed {
                 window: None,
@@ -1377,6 +1386,43 @@ impl WallAt for &DepthStep {
     #[inline(always)]
     fn along(&self, x: usize, depth: i64, _length: crate::math::Fx) -> i64 {
         DepthStep::along(self, x, depth)
+    }
+}
+
+/// Whether a wall is drawn as one-sided (its middle, closing the column)
+/// or two-sided (upper and lower parts, leaving a window): known per seg
+/// ([`OneSided`], [`TwoSided`]), so that a copy of the column loop for
+/// each tests nothing of it per column, or looked up ([`EitherSide`]).
+trait Sides {
+    /// The wall `prep` is drawn as one-sided.
+    fn one_sided(prep: &Prepared) -> bool;
+}
+
+/// Walls with no sector behind.
+struct OneSided;
+/// Walls with a sector behind.
+struct TwoSided;
+/// Either, by the wall.
+struct EitherSide;
+
+impl Sides for OneSided {
+    #[inline(always)]
+    fn one_sided(_: &Prepared) -> bool {
+        true
+    }
+}
+
+impl Sides for TwoSided {
+    #[inline(always)]
+    fn one_sided(_: &Prepared) -> bool {
+        false
+    }
+}
+
+impl Sides for EitherSide {
+    #[inline(always)]
+    fn one_sided(prep: &Prepared) -> bool {
+        prep.next.is_none()
     }
 }
 
