@@ -164,6 +164,16 @@ impl core::ops::Sub for WVec {
     }
 }
 
+/// `v` within `[lo, hi]`: `v.clamp(lo, hi)` where `lo <= hi`, and `hi`
+/// otherwise, where `clamp` would panic. For bounds that hold by the
+/// renderer's invariants but that the compiler cannot see (a column's
+/// window, read back from memory): no check and no panic on the hot
+/// path.
+#[inline(always)]
+pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
+    v.max(lo).min(hi)
+}
+
 /// The square root of a non-negative wide value (0 for negative input).
 pub fn sqrt_wide(v: Wide) -> Wide {
     let bits = v.to_bits();

@@ -60,6 +60,7 @@ use super::{draw_background, draw_sky, draw_wall, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
 use crate::format::TextureView;
 use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
+use crate::math::within;
 use crate::world::{Level, WallId};
 
 /// Most floor and ceiling runs one frame records; more are drawn on the
@@ -1213,7 +1214,7 @@ impl DepthStep {
         // depth <= 2^40, |run| < 2^36: the product fits in an i128, and
         // shifted, in an i64.
         let run = ((depth as i128 * run as i128) >> 32) as i64;
-        (self.foot + run).clamp(0, self.length)
+        within(self.foot + run, 0, self.length)
     }
 }
 
@@ -1314,8 +1315,8 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     ) -> Crossed {
         let prep = self.prep;
         let [top_y, floor_y, back_ceiling_y, back_floor_y] = rows;
-        let ceiling_y = top_y.clamp(top, bottom);
-        let floor_y = floor_y.clamp(ceiling_y, bottom);
+        let ceiling_y = within(top_y, top, bottom);
+        let floor_y = within(floor_y, ceiling_y, bottom);
         if top < ceiling_y {
             let (height, n) = (prep.ceiling_height, prep.plane_light as usize);
             let known = &mut self.known_planes[1];
@@ -1349,12 +1350,12 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         }
         let mut new_top = ceiling_y;
         if prep.upper_shows {
-            new_top = back_ceiling_y.clamp(ceiling_y, floor_y);
+            new_top = within(back_ceiling_y, ceiling_y, floor_y);
             self.part(rec, &mut lit, at, self.upper, (ceiling_y, new_top));
         }
         let mut new_bottom = floor_y;
         if prep.lower_shows {
-            new_bottom = back_floor_y.clamp(new_top, floor_y);
+            new_bottom = within(back_floor_y, new_top, floor_y);
             self.part(rec, &mut lit, at, self.lower, (new_bottom, floor_y));
         }
         let see_through = (new_top < new_bottom && prep.middle.texture != crate::format::NONE)

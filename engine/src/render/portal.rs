@@ -65,7 +65,7 @@ use super::cache::{Ends, FrameCache, Live, SectorCache, SectorRef, Span};
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
-use crate::math::Fx;
+use crate::math::{within, Fx};
 use crate::world::{Level, Sector, SectorId, Wall, WallId};
 use heapless::Vec as HVec;
 
@@ -1093,8 +1093,8 @@ pub(crate) fn column<'a>(
 
         let depth = hit.depth.bits();
         let inv = Inverse::of(depth);
-        let ceiling_y = view.project_inv(prep.top, inv).clamp(top, bottom);
-        let floor_y = view.project_inv(prep.floor, inv).clamp(ceiling_y, bottom);
+        let ceiling_y = within(view.project_inv(prep.top, inv), top, bottom);
+        let floor_y = within(view.project_inv(prep.floor, inv), ceiling_y, bottom);
         if let Some(r) = rows(top, ceiling_y) {
             paint.plane(
                 cache,
@@ -1153,9 +1153,7 @@ pub(crate) fn column<'a>(
         };
         let mut new_top = ceiling_y;
         if prep.upper_shows {
-            new_top = view
-                .project_inv(prep.back_ceiling, inv)
-                .clamp(ceiling_y, floor_y);
+            new_top = within(view.project_inv(prep.back_ceiling, inv), ceiling_y, floor_y);
             if let Some(r) = rows(ceiling_y, new_top) {
                 let t = span(prep.upper);
                 paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
@@ -1163,9 +1161,7 @@ pub(crate) fn column<'a>(
         }
         let mut new_bottom = floor_y;
         if prep.lower_shows {
-            new_bottom = view
-                .project_inv(prep.back_floor, inv)
-                .clamp(new_top, floor_y);
+            new_bottom = within(view.project_inv(prep.back_floor, inv), new_top, floor_y);
             if let Some(r) = rows(new_bottom, floor_y) {
                 let t = span(prep.lower);
                 paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
