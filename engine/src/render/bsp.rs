@@ -904,6 +904,9 @@ impl<'a> Walker<'_, '_, 'a> {
         let sc = &mut *self.scratch;
         let serial = sc.serial;
         let mut masked_wall: Option<usize> = None;
+        // Counted here and added once (the counts in memory would be
+        // loaded and stored in every column).
+        let (mut tested, mut crossed_portals) = (0u32, 0u32);
         while x < x1 {
             let Some(&Column {
                 top,
@@ -915,7 +918,7 @@ impl<'a> Walker<'_, '_, 'a> {
             else {
                 break;
             };
-            self.stats.walls_tested = self.stats.walls_tested.saturating_add(1);
+            tested += 1;
             let Some((at, rows)) = meet(x) else {
                 x = sc.first_open(x + 1);
                 continue;
@@ -939,7 +942,7 @@ impl<'a> Walker<'_, '_, 'a> {
             }
             let open = new_top < new_bottom;
             if open {
-                self.stats.portals_crossed = self.stats.portals_crossed.saturating_add(1);
+                crossed_portals += 1;
             }
             if let Some((y0, y1)) = crossed.see_through {
                 if masked_wall.is_none() && !sc.masked.is_full() {
@@ -985,6 +988,9 @@ impl<'a> Walker<'_, '_, 'a> {
             }
             x = sc.first_open(x + 1);
         }
+        let stats = &mut *self.stats;
+        stats.walls_tested = stats.walls_tested.saturating_add(tested);
+        stats.portals_crossed = stats.portals_crossed.saturating_add(crossed_portals);
     }
 }
 
