@@ -811,7 +811,6 @@ impl<'a> Walker<'_, '_, 'a> {
         let span = SegSpan {
             id,
             columns: (x, x1),
-            prep: &prep,
             ends,
             cross,
         };
@@ -888,7 +887,7 @@ impl<'a> Walker<'_, '_, 'a> {
     #[inline(never)]
     fn columns<P: Pixel, A: WallAt, S: Sides>(
         &mut self,
-        span: &SegSpan<'_>,
+        span: &SegSpan,
         draw: &mut SegDraw<'_, 'a>,
         rec: &mut Recorder<'_, 'a, P>,
         meet: impl Fn(usize) -> Option<(A, [i64; 4])>,
@@ -896,7 +895,6 @@ impl<'a> Walker<'_, '_, 'a> {
         let SegSpan {
             id,
             columns: (mut x, x1),
-            prep,
             ends,
             cross,
         } = *span;
@@ -952,6 +950,7 @@ impl<'a> Walker<'_, '_, 'a> {
                         step: -1,
                     };
                     if let Some(first) = reserve(sc.masked_windows, x1 - x, unused) {
+                        let prep = draw.prep;
                         let _ = sc.masked.push(MaskedWall {
                             middle: prep.middle,
                             wall_light: prep.wall_light,
@@ -1454,11 +1453,10 @@ impl WallAt for ExactAt {
 /// A seg's columns and what its column loop ([`Walker::columns`])
 /// records besides the pixels.
 #[derive(Copy, Clone)]
-struct SegSpan<'p> {
+struct SegSpan {
     id: WallId,
     /// The first open column and the end, `[x, x1)`.
     columns: (usize, usize),
-    prep: &'p Prepared,
     ends: Ends,
     cross: i128,
 }
