@@ -37,19 +37,23 @@
 //!
 //! Walls, the sky and the background are drawn as they are met. Floors
 //! and ceilings are drawn in horizontal spans, which need the columns in
-//! order (see `planes`): their runs are recorded per column, in a pool
-//! with two lists per column (ceilings and floors), and handed to the
-//! planes column by column once the walk is done. See-through middle textures
-//! and the sprites' clip windows are recorded per column too (the rows
-//! and the walk step; the rest is worked out again when they are drawn).
-//! What does not fit in the pools is drawn on the spot (a floor run: the
-//! same pixels) or dropped and counted (a see-through texture, a sprite).
+//! order (see `planes`): their runs are recorded plane by plane, at most
+//! one a column in each of a plane's visplanes (DOOM's), and each
+//! visplane's spans are drawn once the walk is done, before anything is
+//! drawn over them. See-through middle textures and the sprites' clip
+//! windows are recorded per column (the rows and the walk step; the
+//! rest is worked out again when they are drawn). What does not fit in
+//! the pools is drawn on the spot (a floor run: the same pixels) or
+//! dropped and counted (a see-through texture, a sprite).
 
 use heapless::Vec as HVec;
 
 use super::cache::{meet, sides, Ends, SectorCache};
 use super::light;
-use super::planes::{grow_run, Found, Planes, Target, NO_PLANE, SKY_PLANE};
+use super::planes::{
+    Cells, Current, Found, Planes, Target, VisPlane, VisPlanes, MAX_PLANE_BLOCKS, MAX_VISPLANES,
+    NO_PLANE, SKY_PLANE,
+};
 use super::portal::{
     exit_depth, prepare, Hit, Inverse, Masked, Part, Prepared, SpriteClip, View, MAX_DEPTH,
     MAX_MASKED_PER_COLUMN, MIN_DEPTH,
@@ -63,9 +67,6 @@ use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
 use crate::math::within;
 use crate::world::{Level, WallId};
 
-/// Most floor and ceiling runs one frame records; more are drawn on the
-/// spot.
-const MAX_PLANE_RUNS: usize = 3072;
 /// Most sprite columns whose clip windows one frame records; a sprite
 /// that does not fit is dropped (and counted).
 const MAX_SPRITE_COLUMNS: usize = 2048;
@@ -75,116 +76,6 @@ const MAX_MASKED_WALLS: usize = 40;
 const MAX_MASKED_COLUMNS: usize = 1792;
 /// No entry.
 const NONE: u16 = u16::MAX;
-
-/// A run of floor or ceiling rows in one column, and the next run of its
-/// list.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Run {
-    y0: u16,
-    y1: u16,
-    plane: u16,
-    next: u16,
-}
-
-/// A column's two lists of runs in the pool ([`NONE`]: empty), each run
-/// put first: ceilings are met top down (each lies above the window the
-/// walk narrows), so their list runs bottom up; floors are met bottom
-/// up, so theirs runs top down.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Lists {
-    ceilings: u16,
-    floors: u16,
-}
-
-const NO_LISTS: Lists = Lists {
-    ceilings: NONE,
-    floors: NONE,
-};
-
-/// The floor and ceiling runs of a frame, per column two lists (see
-/// [`Lists`]), as [`Planes::column`] takes them.
-pub(crate) struct Runs<'s> {
-    runs: &'s mut RunPool,
-    lists: &'s mut HVec<Lists, MAX_SCREEN_WIDTH>,
-}
-
-impl Runs<'_> {
-    /// The same tables, borrowed.
-    pub(crate) fn reborrow(&mut self) -> Runs<'_> {
-        Runs {
-            runs: &mut *self.runs,
-            lists: &mut *self.lists,
-        }
-    }
-
-    /// Adds the run; `false` (nothing kept) if the pool is full.
-    #[inline(always)]
-    fn push(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16, ceiling: bool) -> bool {
-        let i = self.runs.len() as u16;
-        let Some(lists) = self.lists.get_mut(x) else {
-            return false;
-        };
-        let head = if ceiling {
-            &mut lists.ceilings
-        } else {
-            &mut lists.floors
-        };
-        if let Some(last) = self.runs.get_mut(*head as usize) {
-            let rows = (y0 as u16, y1 as u16);
-            if last.plane == plane {
-                if let Some((a, b)) = grow_run((last.y0, last.y1), ceiling, rows) {
-                    (last.y0, last.y1) = (a, b);
-                    return true;
-                }
-            }
-        }
-        let run = Run {
-            y0: y0 as u16,
-            y1: y1 as u16,
-            plane,
-            next: *head,
-        };
-        if self.runs.push(run).is_err() {
-            return false;
-        }
-        *head = i;
-        true
-    }
-
-    /// Column `x`'s ceiling runs, bottom up, and floor runs, top down,
-    /// as `(y0, y1, plane)`.
-    pub(crate) fn column(&self, x: usize) -> (RunIter<'_>, RunIter<'_>) {
-        let l = self.lists.get(x).copied().unwrap_or(NO_LISTS);
-        (
-            RunIter {
-                runs: self.runs,
-                i: l.ceilings,
-            },
-            RunIter {
-                runs: self.runs,
-                i: l.floors,
-            },
-        )
-    }
-}
-
-/// One list of a column's runs (see [`Runs::column`]).
-#[derive(Clone)]
-pub(crate) struct RunIter<'r> {
-    runs: &'r [Run],
-    i: u16,
-}
-
-impl Iterator for RunIter<'_> {
-    type Item = (u16, u16, u16);
-
-    #[inline]
-    fn next(&mut self) -> Option<(u16, u16, u16)> {
-        let r = self.runs.get(self.i as usize)?;
-        self.i = r.next;
-        Some((r.y0, r.y1, r.plane))
-    }
-}
 
 /// A clip window left in one column: rows `[top, bottom)`, and the walk
 /// step that left it (-1: none).
@@ -214,9 +105,6 @@ pub(crate) struct MaskedWall {
     first: u16,
 }
 
-/// The pool of floor and ceiling runs (see [`Runs`]).
-pub(crate) type RunPool = HVec<Run, MAX_PLANE_RUNS>;
-
 /// Everything the BSP walk keeps for a frame (68 KiB on a 64-bit host,
 /// sized for a 1024-column screen): what the walk itself keeps, the
 /// floor and ceiling runs and the sky columns.
@@ -229,7 +117,7 @@ pub(crate) type RunPool = HVec<Run, MAX_PLANE_RUNS>;
 /// zero.
 pub(crate) struct Scratch<'s> {
     pub(crate) walk: WalkState<'s>,
-    pub(crate) runs: Runs<'s>,
+    pub(crate) visplanes: VisPlanes<'s>,
     /// Each column's sky column once needed ([`UNKNOWN_SKY`] before): in
     /// `-128..1152` (DOOM's 1024 a turn, from 45 degrees right of north
     /// to 45 left of it past a full turn), so 16 bits hold it.
@@ -250,8 +138,9 @@ pub(crate) const STACK_BYTES: usize = {
         + size_of::<HVec<Window, MAX_SPRITE_COLUMNS>>()
         + size_of::<HVec<MaskedWall, MAX_MASKED_WALLS>>()
         + size_of::<HVec<Window, MAX_MASKED_COLUMNS>>()
-        + size_of::<RunPool>()
-        + size_of::<HVec<Lists, MAX_SCREEN_WIDTH>>()
+        + size_of::<HVec<VisPlane, MAX_VISPLANES>>()
+        + size_of::<HVec<Cells, MAX_PLANE_BLOCKS>>()
+        + size_of::<Current>()
         + size_of::<HVec<i16, MAX_SCREEN_WIDTH>>()
 };
 
@@ -267,8 +156,9 @@ impl<'s> Scratch<'s> {
         windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
         masked: &'s mut HVec<MaskedWall, MAX_MASKED_WALLS>,
         masked_windows: &'s mut HVec<Window, MAX_MASKED_COLUMNS>,
-        runs: &'s mut RunPool,
-        lists: &'s mut HVec<Lists, MAX_SCREEN_WIDTH>,
+        visplanes: &'s mut HVec<VisPlane, MAX_VISPLANES>,
+        cells: &'s mut HVec<Cells, MAX_PLANE_BLOCKS>,
+        current: &'s mut Current,
         sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
     ) -> Scratch<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
@@ -291,9 +181,6 @@ impl<'s> Scratch<'s> {
         windows.clear();
         masked.clear();
         masked_windows.clear();
-        runs.clear();
-        lists.clear();
-        let _ = lists.resize(width, NO_LISTS);
         sky.clear();
         let _ = sky.resize(width, UNKNOWN_SKY);
         Scratch {
@@ -306,7 +193,7 @@ impl<'s> Scratch<'s> {
                 masked,
                 masked_windows,
             },
-            runs: Runs { runs, lists },
+            visplanes: VisPlanes::new(visplanes, cells, current),
             sky,
         }
     }
@@ -514,7 +401,7 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) recip: &'r [u32],
     pub(crate) shades: &'r Shades<P>,
     pub(crate) planes: &'r mut Planes<'a>,
-    pub(crate) runs: Runs<'r>,
+    pub(crate) visplanes: VisPlanes<'r>,
     /// Each column's sky column, once needed (see [`Scratch::sky`]).
     pub(crate) sky: &'r mut [i16],
     /// The column being drawn.
@@ -1540,7 +1427,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         }
         let rows = (y0 as usize, y1 as usize);
         let plane = *known;
-        if plane < SKY_PLANE && self.runs.push(self.x, rows, plane, ceiling) {
+        if plane < SKY_PLANE && self.visplanes.mark(self.x, rows, plane) {
             return;
         }
         self.plane_slow(cache, sector, ceiling, rows, n, height, plane);
@@ -1567,7 +1454,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
             .resolve(plane, level, view, cache, sector, ceiling, n, height);
         let x = self.x;
         let unlisted = match found {
-            Found::Listed(p) if plane == NO_PLANE && self.runs.push(x, rows, p, ceiling) => return,
+            Found::Listed(p) if plane == NO_PLANE && self.visplanes.mark(x, rows, p) => return,
             Found::Sky => return self.sky_rows(rows),
             // No room in the pool, or none in the table: drawn now, the
             // same pixels.
@@ -1594,41 +1481,6 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
-
-    /// A run of the same plane right next to the last one of its list
-    /// grows that run; any other run is added, and each list keeps its
-    /// order (ceilings bottom up, floors top down).
-    #[test]
-    fn runs_of_one_plane_next_to_each_other_are_one_run() {
-        let mut pool = RunPool::new();
-        let mut lists: HVec<Lists, MAX_SCREEN_WIDTH> = HVec::new();
-        let _ = lists.resize(2, NO_LISTS);
-        let mut runs = Runs {
-            runs: &mut pool,
-            lists: &mut lists,
-        };
-        // Ceilings, met top down: the second grows the first, the third
-        // is another plane, the fourth leaves a gap.
-        assert!(runs.push(0, (0, 10), 3, true));
-        assert!(runs.push(0, (10, 20), 3, true));
-        assert!(runs.push(0, (20, 25), 4, true));
-        assert!(runs.push(0, (30, 40), 4, true));
-        // Floors, met bottom up: the second grows the first, the third
-        // leaves a gap.
-        assert!(runs.push(0, (150, 200), 5, false));
-        assert!(runs.push(0, (120, 150), 5, false));
-        assert!(runs.push(0, (100, 110), 5, false));
-        // Another column's run of the same plane, touching none of them.
-        assert!(runs.push(1, (40, 50), 4, true));
-        let (ceilings, floors) = runs.column(0);
-        assert_eq!(
-            ceilings.collect::<Vec<_>>(),
-            [(30, 40, 4), (20, 25, 4), (0, 20, 3)]
-        );
-        assert_eq!(floors.collect::<Vec<_>>(), [(100, 110, 5), (120, 200, 5)]);
-        assert_eq!(runs.column(1).0.collect::<Vec<_>>(), [(40, 50, 4)]);
-        assert_eq!(pool.len(), 6);
-    }
 
     /// Across every wall side seen from every thing of the test maps, in
     /// eight directions, the stepped depth and texture column of each

@@ -438,8 +438,9 @@ fn bsp_frame<'a, P: Pixel>(
     let mut windows = HVec::new();
     let mut masked = HVec::new();
     let mut masked_windows = HVec::new();
-    let mut runs = HVec::new();
-    let mut lists = HVec::new();
+    let mut visplanes = HVec::new();
+    let mut cells = HVec::new();
+    let mut current = [0; planes::MAX_PLANES];
     let mut sky = HVec::new();
     let mut scratch = bsp::Scratch::new(
         painter.view,
@@ -448,8 +449,9 @@ fn bsp_frame<'a, P: Pixel>(
         &mut windows,
         &mut masked,
         &mut masked_windows,
-        &mut runs,
-        &mut lists,
+        &mut visplanes,
+        &mut cells,
+        &mut current,
         &mut sky,
     );
     bsp_walk(
@@ -474,7 +476,7 @@ fn bsp_walk<'a, P: Pixel>(
     let (level, view) = (painter.level, painter.view);
     let bsp::Scratch {
         walk: state,
-        runs,
+        visplanes,
         sky,
     } = scratch;
     let mut rec = bsp::Recorder {
@@ -485,7 +487,7 @@ fn bsp_walk<'a, P: Pixel>(
         recip: painter.recip,
         shades: painter.shades,
         planes: &mut *painter.planes,
-        runs: runs.reborrow(),
+        visplanes: visplanes.reborrow(),
         sky,
         x: 0,
         exact_segs: painter.exact_segs,
@@ -493,7 +495,14 @@ fn bsp_walk<'a, P: Pixel>(
     bsp::walk(
         level, view, bsp_view, cache, &mut rec, state, visible, stats,
     );
-    let runs: &bsp::Runs = runs;
+    // The floors and ceilings, before what is drawn over them.
+    let mut target = planes::Target {
+        pixels: &mut *painter.pixels,
+        stride: painter.stride,
+        recip: painter.recip,
+        shades: painter.shades,
+    };
+    painter.planes.draw_visplanes(visplanes, &mut target);
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     let mut sprites = ActiveSprites::new(visible);
@@ -502,14 +511,6 @@ fn bsp_walk<'a, P: Pixel>(
         clips.clear();
         painter.x = x;
         painter.sky_column = None;
-        let mut target = planes::Target {
-            pixels: &mut *painter.pixels,
-            stride: painter.stride,
-            recip: painter.recip,
-            shades: painter.shades,
-        };
-        let (ceilings, floors) = runs.column(x);
-        painter.planes.column(x, ceilings, floors, &mut target);
         let active = sprites.at(x, visible);
         bsp::column_overlays(
             level,

@@ -1,15 +1,26 @@
 //! Floors and ceilings, drawn as DOOM draws them: in horizontal spans,
 //! one light level and one texture step per span.
 //!
-//! The walk hands out floor and ceiling runs column by column; a plane
-//! (everything that decides a floor's pixels: its texture or colour, its
-//! light number and its height relative to the eye, DOOM's visplane) gets
-//! a number the first time it is seen in the frame. Each column's runs are
-//! kept until the next column's are known; comparing the two, row by row
-//! only where they differ (DOOM's `R_MakeSpans`), closes the spans that
-//! end (drawing them) and opens the ones that start. What is drawn over a
-//! floor (see-through wall textures, sprites) first flushes the spans
-//! under it.
+//! A plane (everything that decides a floor's pixels: its texture or
+//! colour, its light number and its height relative to the eye) gets a
+//! number the first time it is seen in the frame. Its spans are found in
+//! one of two ways, one for each walk:
+//!
+//! - The column walk finishes its columns in order, and hands out each
+//!   column's runs of every plane. They are kept until the next column's
+//!   are known; comparing the two, row by row only where they differ,
+//!   closes the spans that end (drawing them) and opens the ones that
+//!   start. What is drawn over a floor (see-through wall textures,
+//!   sprites) first flushes the spans under it.
+//! - The BSP walk meets the columns in no order. Its runs are kept plane
+//!   by plane in visplanes, as DOOM keeps them: one run a column in each
+//!   ([`VisPlanes`]; a run that does not touch the one its column holds
+//!   goes to another visplane of the plane), stored in blocks of 32
+//!   columns taken as needed, so that a frame's few dozen visplanes fit
+//!   in 25 KiB. After the walk, each visplane's columns are compared in
+//!   turn (DOOM's `R_MakeSpans`), so each plane's spans are drawn
+//!   together, its flat and light rows in the cache, before anything is
+//!   drawn over them.
 //!
 //! ## The mapping
 //!
@@ -35,7 +46,7 @@ use super::frame::Pixel;
 use super::light::PlaneLight;
 use super::portal::{Surface, View};
 use super::shade::Shades;
-use crate::config::MAX_SCREEN_HEIGHT;
+use crate::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
 use crate::world::Level;
 
 /// Most planes one frame keeps; runs of more are drawn on the spot.
@@ -140,36 +151,20 @@ impl Column {
         self.runs.get(self.first..self.end).unwrap_or(&[])
     }
 
-    /// Writes a column's runs, its ceilings bottom up (each written just
-    /// above the last, down from `MAX_RUNS`) and its floors top down
-    /// (from `MAX_RUNS` on); a run with no room left is given to
-    /// `spill`.
+    /// Writes a column's runs: its ceilings, top down (they end at
+    /// `MAX_RUNS`), and its floors, bottom up (written top down from
+    /// `MAX_RUNS`), at most `MAX_RUNS` of each (the rest are not kept).
     #[inline(always)]
-    fn fill(
-        &mut self,
-        ceilings: impl Iterator<Item = Run>,
-        floors: impl Iterator<Item = Run>,
-        mut spill: impl FnMut(Run),
-    ) {
-        let mut first = MAX_RUNS;
-        for r in ceilings {
-            match first.checked_sub(1).and_then(|i| self.runs.get_mut(i)) {
-                Some(slot) => {
-                    *slot = r;
-                    first -= 1;
-                }
-                None => spill(r),
-            }
+    fn fill(&mut self, ceilings: &[Run], floors: &[Run]) {
+        let (above, below) = self.runs.split_at_mut(MAX_RUNS);
+        let first = MAX_RUNS - ceilings.len().min(MAX_RUNS);
+        for (slot, r) in above.iter_mut().skip(first).zip(ceilings) {
+            *slot = *r;
         }
         let mut end = MAX_RUNS;
-        for r in floors {
-            match self.runs.get_mut(end) {
-                Some(slot) => {
-                    *slot = r;
-                    end += 1;
-                }
-                None => spill(r),
-            }
+        for (slot, r) in below.iter_mut().zip(floors.iter().rev()) {
+            *slot = *r;
+            end += 1;
         }
         self.first = first;
         self.end = end;
@@ -416,44 +411,53 @@ impl<'a> Planes<'a> {
     pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
         let [c0, c1] = &mut self.columns;
         let cur = if self.prev == 0 { c1 } else { c0 };
-        // The lists hold at most MAX_RUNS each: nothing spills.
-        cur.fill(
-            self.ceilings.iter().rev().copied(),
-            self.floors.iter().rev().copied(),
-            |_| {},
-        );
+        // The lists hold at most MAX_RUNS each: all fit.
+        cur.fill(&self.ceilings, &self.floors);
         self.ceilings.clear();
         self.floors.clear();
         self.sweep_column(x, target);
     }
 
-    /// Column `x`'s runs, handed over at once: its ceiling runs bottom up
-    /// and its floor runs top down, as `(y0, y1, plane)` (every plane
-    /// from [`Planes::known`] or [`Planes::resolve`], none the sky). Draws
-    /// the spans that ended at `x - 1` and opens the ones that start at
-    /// `x`, as [`Planes::keep`] for each run and then
-    /// [`Planes::end_column`] do; runs beyond a column's room are drawn
-    /// on the spot.
-    pub(crate) fn column<P: Pixel>(
+    /// Draws every visplane's spans (DOOM's `R_DrawPlanes` and
+    /// `R_MakeSpans`): across its columns, a row that its run leaves
+    /// closes a span (drawn), and one it takes opens a span.
+    pub(crate) fn draw_visplanes<P: Pixel>(
         &mut self,
-        x: usize,
-        ceilings: impl Iterator<Item = (u16, u16, u16)>,
-        floors: impl Iterator<Item = (u16, u16, u16)>,
+        visplanes: &VisPlanes<'_>,
         target: &mut Target<'_, P>,
     ) {
-        let (frame, planes) = (self.frame, &self.planes);
-        let run = |(y0, y1, plane)| Run::new(y0, y1, plane);
-        // A run with no room in the column's table is drawn now: the
-        // same pixels.
-        let draw_now = |r: Run| {
-            if let Some(p) = planes.get(r.plane() as usize) {
-                draw_rows(target, p, frame, (r.y0() as usize, r.y1() as usize), x);
+        const NONE: &Cells = &[0; BLOCK];
+        let frame = self.frame;
+        let cells: &[Cells] = visplanes.cells;
+        for v in visplanes.list.iter() {
+            let Some(p) = self.planes.get(v.plane as usize) else {
+                continue;
+            };
+            let mut prev = 0u32;
+            for (b, &block) in v.blocks.iter().enumerate() {
+                let block = match cells.get(block as usize) {
+                    Some(c) => c,
+                    // No runs in these columns, and none open.
+                    None if prev == 0 => continue,
+                    None => NONE,
+                };
+                for (i, &cur) in block.iter().enumerate() {
+                    if cur != prev {
+                        let x = b * BLOCK + i;
+                        make_spans(target, p, frame, &mut self.start, (prev, cur), x);
+                        prev = cur;
+                    }
+                }
             }
-        };
-        let [c0, c1] = &mut self.columns;
-        let cur = if self.prev == 0 { c1 } else { c0 };
-        cur.fill(ceilings.map(run), floors.map(run), draw_now);
-        self.sweep_column(x, target);
+            make_spans(
+                target,
+                p,
+                frame,
+                &mut self.start,
+                (prev, 0),
+                MAX_SCREEN_WIDTH,
+            );
+        }
     }
 
     /// Column `x`'s runs are written: draws the spans that ended at
@@ -519,6 +523,245 @@ impl<'a> Planes<'a> {
                     *s = x as u16 + 1;
                 }
             }
+        }
+    }
+}
+
+/// Columns per block of a visplane's cells.
+const BLOCK: usize = 32;
+/// Most blocks of cells one frame's visplanes take (24 KiB); runs that
+/// find no room are drawn on the spot.
+pub(crate) const MAX_PLANE_BLOCKS: usize = 192;
+/// Most visplanes one frame keeps.
+pub(crate) const MAX_VISPLANES: usize = 128;
+/// No block of cells yet (in [`VisPlane::blocks`]).
+const NO_BLOCK: u8 = u8::MAX;
+/// No visplane yet (in [`VisPlanes::current`]).
+const NO_VISPLANE: u8 = u8::MAX;
+
+/// A block of cells: one column's run each, rows `[y0, y1)` as
+/// `y0 | y1 << 16`; 0 (no rows) for none.
+pub(crate) type Cells = [u32; BLOCK];
+
+/// One plane's rows, at most one run a column (DOOM's visplane).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct VisPlane {
+    plane: u16,
+    /// Column `x`'s cell is `x % BLOCK` of block `blocks[x / BLOCK]`;
+    /// columns without a block have no run.
+    blocks: [u8; MAX_SCREEN_WIDTH / BLOCK],
+}
+
+/// The cell `cell` of a visplane's column with the rows `run` (both
+/// `y0 | y1 << 16`, `run` not empty) added: into an empty cell, or grown
+/// onto the run there if the two touch (the same plane on both sides of
+/// a wall: DOOM leaves such a wall's floor unmarked, to the same
+/// effect); `None` if they do not.
+#[inline(always)]
+fn grow(cell: u32, run: u32) -> Option<u32> {
+    let (low, high) = (0xffff, 0xffff_0000);
+    if cell == 0 {
+        Some(run)
+    } else if cell >> 16 == run & low {
+        // Just below the run there.
+        Some((cell & low) | (run & high))
+    } else if run >> 16 == cell & low {
+        // Just above.
+        Some((run & low) | (cell & high))
+    } else {
+        None
+    }
+}
+
+/// What became of a run offered to a visplane.
+enum Put {
+    Done,
+    /// The visplane's column holds a run this one does not touch.
+    Taken,
+    /// No room for its block.
+    Full,
+}
+
+impl VisPlane {
+    /// Adds rows `run` (`y0 | y1 << 16`, not empty) to column `x` (see
+    /// [`grow`]), giving the column a block of cells if it has none.
+    fn put(&mut self, cells: &mut HVec<Cells, MAX_PLANE_BLOCKS>, x: usize, run: u32) -> Put {
+        let Some(b) = self.blocks.get_mut(x / BLOCK) else {
+            return Put::Full;
+        };
+        if *b == NO_BLOCK {
+            if cells.push([0; BLOCK]).is_err() {
+                return Put::Full;
+            }
+            *b = (cells.len() - 1) as u8;
+        }
+        let Some(cell) = cells
+            .get_mut(*b as usize)
+            .and_then(|c| c.get_mut(x % BLOCK))
+        else {
+            return Put::Full;
+        };
+        let Some(grown) = grow(*cell, run) else {
+            return Put::Taken;
+        };
+        *cell = grown;
+        Put::Done
+    }
+
+    /// Column `x`'s cell (0 if none).
+    #[cfg(test)]
+    fn cell(&self, cells: &[Cells], x: usize) -> u32 {
+        let b = self.blocks.get(x / BLOCK).copied().unwrap_or(NO_BLOCK);
+        cells
+            .get(b as usize)
+            .and_then(|c| c.get(x % BLOCK))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// A frame's floor and ceiling runs, plane by plane: each plane's runs
+/// in visplanes (DOOM's), one run a column in each, so that its spans
+/// are found column by column in one pass over its columns
+/// ([`Planes::draw_visplanes`]). The storage is the caller's.
+pub(crate) struct VisPlanes<'s> {
+    list: &'s mut HVec<VisPlane, MAX_VISPLANES>,
+    cells: &'s mut HVec<Cells, MAX_PLANE_BLOCKS>,
+    /// Each plane's visplane that takes its runs (`NO_VISPLANE`: none
+    /// yet).
+    current: &'s mut Current,
+}
+
+/// Each plane's visplane that takes its runs (see [`VisPlanes`]).
+pub(crate) type Current = [u8; MAX_PLANES];
+
+impl<'s> VisPlanes<'s> {
+    /// No runs, in the caller's tables.
+    pub(crate) fn new(
+        list: &'s mut HVec<VisPlane, MAX_VISPLANES>,
+        cells: &'s mut HVec<Cells, MAX_PLANE_BLOCKS>,
+        current: &'s mut Current,
+    ) -> VisPlanes<'s> {
+        list.clear();
+        cells.clear();
+        *current = [NO_VISPLANE; MAX_PLANES];
+        VisPlanes {
+            list,
+            cells,
+            current,
+        }
+    }
+
+    /// The same tables, borrowed.
+    pub(crate) fn reborrow(&mut self) -> VisPlanes<'_> {
+        VisPlanes {
+            list: &mut *self.list,
+            cells: &mut *self.cells,
+            current: &mut *self.current,
+        }
+    }
+
+    /// Keeps rows `(y0, y1)` (not empty) of column `x` of plane `plane`
+    /// (from [`Planes::known`] or [`Planes::resolve`], not the sky);
+    /// `false` (nothing kept) if there is no room. The usual case, a
+    /// column of the plane's visplane with a block and no run, or one
+    /// this one touches, is here; the rest is [`VisPlanes::mark_slow`]'s,
+    /// out of the way of the walk's column loop.
+    #[inline(always)]
+    pub(crate) fn mark(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16) -> bool {
+        let run = y0 as u32 | (y1 as u32) << 16;
+        let v = self
+            .current
+            .get(plane as usize)
+            .copied()
+            .unwrap_or(NO_VISPLANE);
+        if let Some(v) = self.list.get_mut(v as usize) {
+            let b = v.blocks.get(x / BLOCK).copied().unwrap_or(NO_BLOCK);
+            if let Some(cell) = self
+                .cells
+                .get_mut(b as usize)
+                .and_then(|c| c.get_mut(x % BLOCK))
+            {
+                if let Some(grown) = grow(*cell, run) {
+                    *cell = grown;
+                    return true;
+                }
+            }
+        }
+        self.mark_slow(x, run, plane)
+    }
+
+    /// [`VisPlanes::mark`] where the column has no block yet, the
+    /// plane no visplane, or its visplane's column a run this one does
+    /// not touch.
+    #[inline(never)]
+    fn mark_slow(&mut self, x: usize, run: u32, plane: u16) -> bool {
+        let Some(current) = self.current.get_mut(plane as usize) else {
+            return false;
+        };
+        if let Some(v) = self.list.get_mut(*current as usize) {
+            match v.put(self.cells, x, run) {
+                Put::Done => return true,
+                Put::Full => return false,
+                Put::Taken => {}
+            }
+        }
+        // The plane's first visplane, or its last one's column is taken:
+        // a new one takes its runs from here on.
+        let new = VisPlane {
+            plane,
+            blocks: [NO_BLOCK; MAX_SCREEN_WIDTH / BLOCK],
+        };
+        if self.list.push(new).is_err() {
+            return false;
+        }
+        *current = (self.list.len() - 1) as u8;
+        match self.list.last_mut() {
+            Some(v) => matches!(v.put(self.cells, x, run), Put::Done),
+            None => false,
+        }
+    }
+
+    /// Column `x`'s run in each visplane of plane `plane`, as `(y0, y1)`.
+    #[cfg(test)]
+    fn runs_of(&self, plane: u16, x: usize) -> impl Iterator<Item = (u16, u16)> + '_ {
+        self.list
+            .iter()
+            .filter(move |v| v.plane == plane)
+            .map(move |v| v.cell(self.cells, x))
+            .filter(|&c| c != 0)
+            .map(|c| (c as u16, (c >> 16) as u16))
+    }
+}
+
+/// Column `x` of a visplane holds the rows `cur` where the last column
+/// held `prev` (both `y0 | y1 << 16`, 0 for none): rows only in `prev`
+/// close their spans (drawn through `x - 1`), rows only in `cur` open
+/// spans at `x`.
+#[inline(always)]
+fn make_spans<P: Pixel>(
+    target: &mut Target<'_, P>,
+    p: &Plane<'_>,
+    frame: Frame,
+    start: &mut [u16; MAX_SCREEN_HEIGHT],
+    (prev, cur): (u32, u32),
+    x: usize,
+) {
+    let (t1, b1) = ((prev & 0xffff) as usize, (prev >> 16) as usize);
+    let (t2, b2) = ((cur & 0xffff) as usize, (cur >> 16) as usize);
+    // Rows in the last run and not in this one (above it, below it),
+    // then the other way round; no run is rows [0, 0). (A run before
+    // column 0 is none: `last` is there.)
+    if let Some(last) = x.checked_sub(1) {
+        for y in (t1..b1.min(t2)).chain(t1.max(b2)..b1) {
+            if let Some(&s) = start.get(y) {
+                draw_span(target, p, frame, y, s as usize, last);
+            }
+        }
+    }
+    for rows in [t2..b2.min(t1), t2.max(b1)..b2] {
+        for s in start.get_mut(rows).unwrap_or(&mut []) {
+            *s = x as u16;
         }
     }
 }
@@ -695,8 +938,12 @@ fn draw_span<P: Pixel>(
 
 #[cfg(test)]
 mod tests {
+    extern crate std;
+
     use super::*;
     use crate::render::shade::{Palette, LIGHT_LEVELS};
+    use std::vec;
+    use std::vec::Vec;
 
     /// A plane of one colour, `n` and `height`, drawn at `(x, y)` of a
     /// `w`-wide frame.
@@ -826,5 +1073,144 @@ mod tests {
         }
         assert!(a == b);
         assert!(a[11 * w..].iter().any(|&p| p != a[11 * w]));
+    }
+
+    /// A run next to the one a visplane's column holds grows it; one
+    /// that does not touch it goes to a new visplane of the same plane,
+    /// which takes the plane's runs from then on; each block of columns
+    /// gets its cells when first marked.
+    #[test]
+    fn visplanes_keep_one_run_a_column() {
+        let mut list = HVec::new();
+        let mut cells = HVec::new();
+        let mut current = [0; MAX_PLANES];
+        let mut v = VisPlanes::new(&mut list, &mut cells, &mut current);
+        let runs = |v: &VisPlanes<'_>, plane, x| v.runs_of(plane, x).collect::<Vec<_>>();
+        // Ceilings met top down, floors bottom up: both grow.
+        assert!(v.mark(5, (0, 10), 3));
+        assert!(v.mark(5, (10, 20), 3));
+        assert!(v.mark(5, (150, 200), 4));
+        assert!(v.mark(5, (120, 150), 4));
+        assert_eq!(runs(&v, 3, 5), [(0, 20)]);
+        assert_eq!(runs(&v, 4, 5), [(120, 200)]);
+        // A visplane each, with a block of cells each.
+        assert_eq!((v.list.len(), v.cells.len()), (2, 2));
+        // A gap: a second visplane of plane 3.
+        assert!(v.mark(5, (30, 40), 3));
+        assert_eq!(runs(&v, 3, 5), [(0, 20), (30, 40)]);
+        assert_eq!((v.list.len(), v.cells.len()), (3, 3));
+        // Which takes the plane's next runs, in any column; a column
+        // in another block of 32 gets a block of its own.
+        assert!(v.mark(6, (0, 8), 3));
+        assert!(v.mark(40, (1, 2), 3));
+        assert_eq!(runs(&v, 3, 6), [(0, 8)]);
+        assert_eq!(runs(&v, 3, 40), [(1, 2)]);
+        assert_eq!((v.list.len(), v.cells.len()), (3, 4));
+        // No column past the widest screen, no plane past the table.
+        assert!(!v.mark(MAX_SCREEN_WIDTH, (0, 1), 3));
+        assert!(!v.mark(0, (0, 1), MAX_PLANES as u16));
+    }
+
+    /// When the visplanes or the blocks run out, a run is refused (the
+    /// caller draws it on the spot), and nothing kept is lost.
+    #[test]
+    fn full_visplanes_refuse_runs() {
+        let mut list = HVec::new();
+        let mut cells = HVec::new();
+        let mut current = [0; MAX_PLANES];
+        let mut v = VisPlanes::new(&mut list, &mut cells, &mut current);
+        for plane in 0..MAX_VISPLANES as u16 {
+            assert!(v.mark(0, (1, 2), plane));
+        }
+        // A run of plane 0 that needs a visplane of its own.
+        assert!(!v.mark(0, (5, 6), 0));
+        // Blocks in other columns, until there are none.
+        'fill: for plane in 0..MAX_VISPLANES as u16 {
+            for x in (BLOCK..MAX_SCREEN_WIDTH).step_by(BLOCK) {
+                if v.cells.is_full() {
+                    break 'fill;
+                }
+                assert!(v.mark(x, (1, 2), plane));
+            }
+        }
+        assert!(!v.mark(MAX_SCREEN_WIDTH - 1, (1, 2), MAX_VISPLANES as u16 - 1));
+        // Room where a block is.
+        assert!(v.mark(1, (5, 6), 0));
+        assert_eq!(v.runs_of(0, 1).collect::<Vec<_>>(), [(5, 6)]);
+        assert_eq!(v.runs_of(0, 0).collect::<Vec<_>>(), [(1, 2)]);
+        assert_eq!(v.runs_of(0, BLOCK).collect::<Vec<_>>(), [(1, 2)]);
+    }
+
+    /// Any columns' runs of a visplane, turned into spans, are the
+    /// pixels of the runs drawn one by one: each pixel once, no other.
+    #[test]
+    fn visplane_spans_draw_exactly_the_runs() {
+        let flat: [u8; 4096] = core::array::from_fn(|i| (i * 13 % 251) as u8);
+        let shades: Shades<u32> = Shades::new(&Palette::builtin());
+        let (w, h) = (40usize, 30usize);
+        let mut recip = [0u32; 30];
+        draw::build_recip(&mut recip, w, h);
+        let f = Frame {
+            u0: 0x0123_4567,
+            v0: 0x89ab_cdef,
+            px: 0,
+            py: 0,
+            g0: (0x3_4567_8901, -0x1_2345_6789),
+            s: (0x2_3456, -0x7654),
+        };
+        let plane = Plane {
+            surface: Surface::Flat64(&flat),
+            id: 1,
+            n: 12,
+            height: 20 << 16,
+            light: PlaneLight::new(12, 20 << 16),
+        };
+        // Columns' runs that grow, shrink, jump, vanish and come back
+        // (0: none), ending at the last column.
+        let mut seed = 7u32;
+        let runs: Vec<u32> = (0..w)
+            .map(|_| {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                let (a, b) = ((seed >> 8) as usize % h, (seed >> 20) as usize % h);
+                if seed.is_multiple_of(5) || a == b {
+                    0
+                } else {
+                    (a.min(b) | a.max(b) << 16) as u32
+                }
+            })
+            .collect();
+        const UNDRAWN: u32 = u32::MAX;
+        let (mut spans, mut pixels) = (vec![UNDRAWN; w * h], vec![UNDRAWN; w * h]);
+        let mut start = [0u16; MAX_SCREEN_HEIGHT];
+        let mut t = Target {
+            pixels: &mut spans,
+            stride: w,
+            recip: &recip,
+            shades: &shades,
+        };
+        let mut prev = 0;
+        for (x, &cur) in runs.iter().enumerate().chain([(w, &0)]) {
+            make_spans(&mut t, &plane, f, &mut start, (prev, cur), x);
+            prev = cur;
+        }
+        let mut t = Target {
+            pixels: &mut pixels,
+            stride: w,
+            recip: &recip,
+            shades: &shades,
+        };
+        for (x, &r) in runs.iter().enumerate() {
+            draw_rows(
+                &mut t,
+                &plane,
+                f,
+                ((r & 0xffff) as usize, (r >> 16) as usize),
+                x,
+            );
+        }
+        assert!(spans == pixels);
+        // (No pixel of the table is all ones: 0x00RRGGBB.)
+        let drawn = pixels.iter().filter(|&&p| p != UNDRAWN).count();
+        assert!(drawn > w * h / 8, "{drawn} pixels drawn");
     }
 }
