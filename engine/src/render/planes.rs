@@ -177,7 +177,7 @@ impl Column {
 /// sectors with the same floor); `None` if they do not, and the run is
 /// to be added. Both walks' lists grow their runs so.
 #[inline(always)]
-pub(crate) fn grow_run(last: (u16, u16), ceiling: bool, rows: (u16, u16)) -> Option<(u16, u16)> {
+fn grow_run(last: (u16, u16), ceiling: bool, rows: (u16, u16)) -> Option<(u16, u16)> {
     if ceiling && last.1 == rows.0 {
         return Some((last.0, rows.1));
     }
@@ -538,6 +538,10 @@ pub(crate) const MAX_VISPLANES: usize = 128;
 const NO_BLOCK: u8 = u8::MAX;
 /// No visplane yet (in [`VisPlanes::current`]).
 const NO_VISPLANE: u8 = u8::MAX;
+/// Blocks of columns on the widest screen.
+const BLOCKS_PER_VISPLANE: usize = MAX_SCREEN_WIDTH.div_ceil(BLOCK);
+// Block and visplane numbers are bytes, with room for the markers.
+const _: () = assert!(MAX_PLANE_BLOCKS < NO_BLOCK as usize && MAX_VISPLANES < NO_VISPLANE as usize);
 
 /// A block of cells: one column's run each, rows `[y0, y1)` as
 /// `y0 | y1 << 16`; 0 (no rows) for none.
@@ -549,7 +553,7 @@ pub(crate) struct VisPlane {
     plane: u16,
     /// Column `x`'s cell is `x % BLOCK` of block `blocks[x / BLOCK]`;
     /// columns without a block have no run.
-    blocks: [u8; MAX_SCREEN_WIDTH / BLOCK],
+    blocks: [u8; BLOCKS_PER_VISPLANE],
 }
 
 /// The cell `cell` of a visplane's column with the rows `run` (both
@@ -661,9 +665,10 @@ impl<'s> VisPlanes<'s> {
         }
     }
 
-    /// Keeps rows `(y0, y1)` (not empty) of column `x` of plane `plane`
-    /// (from [`Planes::known`] or [`Planes::resolve`], not the sky);
-    /// `false` (nothing kept) if there is no room. The usual case, a
+    /// Keeps rows `(y0, y1)` (within the screen, not empty: an empty or
+    /// upside-down run is kept but draws nothing) of column `x` of plane
+    /// `plane` (from [`Planes::known`] or [`Planes::resolve`], not the
+    /// sky); `false` (nothing kept) if there is no room. The usual case, a
     /// column of the plane's visplane with a block and no run, or one
     /// this one touches, is here; the rest is [`VisPlanes::mark_slow`]'s,
     /// out of the way of the walk's column loop.
@@ -710,7 +715,7 @@ impl<'s> VisPlanes<'s> {
         // a new one takes its runs from here on.
         let new = VisPlane {
             plane,
-            blocks: [NO_BLOCK; MAX_SCREEN_WIDTH / BLOCK],
+            blocks: [NO_BLOCK; BLOCKS_PER_VISPLANE],
         };
         if self.list.push(new).is_err() {
             return false;
@@ -1166,7 +1171,8 @@ mod tests {
             light: PlaneLight::new(12, 20 << 16),
         };
         // Columns' runs that grow, shrink, jump, vanish and come back
-        // (0: none), ending at the last column.
+        // (0: none), ending at the last column; a few upside down (what
+        // `VisPlanes::mark` keeps if handed one).
         let mut seed = 7u32;
         let runs: Vec<u32> = (0..w)
             .map(|_| {
@@ -1174,6 +1180,9 @@ mod tests {
                 let (a, b) = ((seed >> 8) as usize % h, (seed >> 20) as usize % h);
                 if seed.is_multiple_of(5) || a == b {
                     0
+                } else if seed.is_multiple_of(7) {
+                    // Upside down: drawn by neither.
+                    (a.max(b) | a.min(b) << 16) as u32
                 } else {
                     (a.min(b) | a.max(b) << 16) as u32
                 }
