@@ -487,12 +487,21 @@ pub(crate) fn walk<'a, P: Pixel>(
             }
         }
     }
+    let kept = visible
+        .iter()
+        .zip(scratch.sprite_first)
+        .map(|(v, first)| match first {
+            NONE => (0, 0),
+            _ => (v.x0, v.x1),
+        });
+    let near = NearSprites::new(kept);
     let mut w = Walker {
         level,
         view,
         cache,
         scratch,
         visible,
+        near,
         stats,
         width,
     };
@@ -565,8 +574,54 @@ struct Walker<'w, 's, 'a> {
     cache: &'w mut SectorCache<'a>,
     scratch: &'w mut WalkState<'s>,
     visible: &'w [Visible<'a>],
+    /// Which of them each block of columns may show.
+    near: NearSprites,
     stats: &'w mut RenderStats,
     width: usize,
+}
+
+/// Columns to a block of [`NearSprites`].
+const SPRITE_BLOCK: usize = 32;
+
+/// The visible sprites with windows kept, by blocks of [`SPRITE_BLOCK`]
+/// columns: bit `k` of a block's mask says sprite `k` covers a column of
+/// it. A seg tests only the sprites its blocks may show (a frame has
+/// tens of sprites and hundreds of segs; the test of each pair was a
+/// branch the predictor mostly missed).
+struct NearSprites {
+    blocks: [u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)],
+}
+
+// A bit for every visible sprite.
+const _: () = assert!(crate::render::MAX_VISIBLE_SPRITES <= u128::BITS as usize);
+
+impl NearSprites {
+    /// Sprite `k` covers the `k`th columns `[x0, x1)` (empty: none, as for
+    /// a sprite whose windows were not kept).
+    fn new(columns: impl IntoIterator<Item = (usize, usize)>) -> NearSprites {
+        let mut blocks = [0u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)];
+        for (k, (x0, x1)) in columns.into_iter().enumerate() {
+            if x0 >= x1 || k >= u128::BITS as usize {
+                continue;
+            }
+            let last = (x1 - 1) / SPRITE_BLOCK;
+            for b in blocks.iter_mut().take(last + 1).skip(x0 / SPRITE_BLOCK) {
+                *b |= 1 << k;
+            }
+        }
+        NearSprites { blocks }
+    }
+
+    /// The sprites that may cover columns `[x0, x1)` (not empty).
+    #[inline]
+    fn within(&self, x0: usize, x1: usize) -> u128 {
+        let last = x1.saturating_sub(1) / SPRITE_BLOCK;
+        self.blocks
+            .iter()
+            .take(last + 1)
+            .skip(x0 / SPRITE_BLOCK)
+            .fold(0, |m, &b| m | b)
+    }
 }
 
 impl<'a> Walker<'_, '_, 'a> {
@@ -659,7 +714,13 @@ impl<'a> Walker<'_, '_, 'a> {
         let cross = ends.cross();
         // The sprites in these columns that the wall hides.
         let mut hidden: HVec<u8, { crate::render::MAX_VISIBLE_SPRITES }> = HVec::new();
-        for (k, v) in self.visible.iter().enumerate() {
+        let mut near = self.near.within(x, x1);
+        while near != 0 {
+            let k = near.trailing_zeros() as usize;
+            near &= near - 1;
+            let Some(v) = self.visible.get(k) else {
+                break;
+            };
             if v.x1 <= x || v.x0 >= x1 {
                 continue;
             }
@@ -1481,6 +1542,44 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
+
+    /// A seg's sprite candidates include every sprite that covers one of
+    /// its columns (and, of the rest, only those in its blocks), for
+    /// sprites and segs at random columns of the widest screen.
+    #[test]
+    fn near_sprites_include_every_sprite_a_seg_covers() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..200 {
+            let sprites: Vec<(usize, usize)> = (0..1 + next(128))
+                .map(|_| {
+                    let x0 = next(MAX_SCREEN_WIDTH);
+                    // Some empty, as sprites without windows are.
+                    (x0, (x0 + next(80)).min(MAX_SCREEN_WIDTH))
+                })
+                .collect();
+            let near = NearSprites::new(sprites.iter().copied());
+            for _ in 0..50 {
+                let x0 = next(MAX_SCREEN_WIDTH);
+                let x1 = x0 + 1 + next((MAX_SCREEN_WIDTH - x0).min(200));
+                let found = near.within(x0, x1);
+                for (k, &(s0, s1)) in sprites.iter().enumerate() {
+                    let covers = s0 < s1 && s0 < x1 && x0 < s1;
+                    let blocks_meet = s0 < s1
+                        && s0 / SPRITE_BLOCK <= (x1 - 1) / SPRITE_BLOCK
+                        && x0 / SPRITE_BLOCK <= (s1 - 1) / SPRITE_BLOCK;
+                    let bit = found >> k & 1 == 1;
+                    assert!(!covers || bit, "sprite {k} {s0}..{s1} missed by {x0}..{x1}");
+                    assert_eq!(bit, blocks_meet, "sprite {k} {s0}..{s1}, seg {x0}..{x1}");
+                }
+            }
+        }
+    }
 
     /// Across every wall side seen from every thing of the test maps, in
     /// eight directions, the stepped depth and texture column of each
