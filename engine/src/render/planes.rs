@@ -761,7 +761,14 @@ fn make_spans<P: Pixel>(
     // then the other way round; no run is rows [0, 0). (A run before
     // column 0 is none: `last` is there.)
     if let Some(last) = x.checked_sub(1) {
-        for y in (t1..b1.min(t2)).chain(t1.max(b2)..b1) {
+        // (Two loops: a chain of the two ranges tests which one it is in
+        // at every row.)
+        for y in t1..b1.min(t2) {
+            if let Some(&s) = start.get(y) {
+                draw_span(target, p, frame, y, s as usize, last);
+            }
+        }
+        for y in t1.max(b2)..b1 {
             if let Some(&s) = start.get(y) {
                 draw_span(target, p, frame, y, s as usize, last);
             }
