@@ -803,25 +803,18 @@ impl<'a> Walker<'_, '_, 'a> {
             if first == NONE {
                 continue;
             }
-            for x in v.x0.max(x0)..v.x1.min(x1) {
-                let Some(&Column {
-                    top,
-                    bottom,
-                    steps: step,
-                    visit,
-                    ..
-                }) = sc.columns.get(x)
-                else {
-                    break;
-                };
-                if visit != serial {
-                    continue;
-                }
-                if let Some(w) = sc.windows.get_mut(first as usize + x - v.x0) {
+            // Columns [a, b) (the sprite's columns from `a - v.x0` on),
+            // as slices: no look-up a column.
+            let (a, b) = (v.x0.max(x0), v.x1.min(x1));
+            let columns = sc.columns.get(a..b.min(sc.columns.len()));
+            let from = first as usize + (a - v.x0);
+            let windows = sc.windows.get_mut(from..).unwrap_or_default();
+            for (c, w) in columns.unwrap_or_default().iter().zip(windows) {
+                if c.visit == serial {
                     *w = Window {
-                        top,
-                        bottom,
-                        step: step as i16 - 1,
+                        top: c.top,
+                        bottom: c.bottom,
+                        step: c.steps as i16 - 1,
                     };
                 }
             }
