@@ -1542,12 +1542,7 @@ mod tests {
     #[test]
     fn near_sprites_include_every_sprite_a_seg_covers() {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = |n: usize| (crate::render::tests::xorshift(&mut seed) % n as u64) as usize;
         for _ in 0..200 {
             let sprites: Vec<(usize, usize)> = (0..1 + next(128))
                 .map(|_| {

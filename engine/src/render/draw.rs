@@ -411,12 +411,7 @@ mod tests {
         // just under the height, runs of 1 to 40 rows with a stride: the
         // stretches between wraps give what testing each pixel gives.
         let mut seed = 7u64;
-        let mut next = |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = |m: u64| crate::render::tests::xorshift(&mut seed) % m;
         let shade: [u8; 256] = core::array::from_fn(|i| i as u8);
         let texels: [u8; 130] = core::array::from_fn(|i| (i * 7 + 3) as u8);
         for height in 1..=130u32 {

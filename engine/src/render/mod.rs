@@ -953,6 +953,15 @@ mod tests {
         out
     }
 
+    /// The next of a test's pseudo-random numbers (xorshift64; `seed`
+    /// not 0).
+    pub(crate) fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
     /// Views from the spots of the things `keep` keeps (given the
     /// thing's number, the thing and its spot) that lie in a sector, eyes
     /// 41 above its floor, in eight directions (turned a little more for
