@@ -580,6 +580,18 @@ fn grow(cell: u32, run: u32) -> Option<u32> {
     }
 }
 
+/// Column `x`'s cell in `cells`, by a visplane's `blocks`; `None` if the
+/// column has no block.
+#[inline(always)]
+fn cell_mut<'c>(
+    blocks: &[u8; BLOCKS_PER_VISPLANE],
+    cells: &'c mut [Cells],
+    x: usize,
+) -> Option<&'c mut u32> {
+    let b = blocks.get(x / BLOCK).copied().unwrap_or(NO_BLOCK);
+    cells.get_mut(b as usize).and_then(|c| c.get_mut(x % BLOCK))
+}
+
 /// What became of a run offered to a visplane.
 enum Put {
     Done,
@@ -602,10 +614,7 @@ impl VisPlane {
             }
             *b = (cells.len() - 1) as u8;
         }
-        let Some(cell) = cells
-            .get_mut(*b as usize)
-            .and_then(|c| c.get_mut(x % BLOCK))
-        else {
+        let Some(cell) = cell_mut(&self.blocks, cells, x) else {
             return Put::Full;
         };
         let Some(grown) = grow(*cell, run) else {
@@ -684,12 +693,7 @@ impl<'s> VisPlanes<'s> {
             .copied()
             .unwrap_or(NO_VISPLANE);
         if let Some(v) = self.list.get_mut(v as usize) {
-            let b = v.blocks.get(x / BLOCK).copied().unwrap_or(NO_BLOCK);
-            if let Some(cell) = self
-                .cells
-                .get_mut(b as usize)
-                .and_then(|c| c.get_mut(x % BLOCK))
-            {
+            if let Some(cell) = cell_mut(&v.blocks, self.cells, x) {
                 if let Some(grown) = grow(*cell, run) {
                     *cell = grown;
                     return true;
