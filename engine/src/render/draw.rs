@@ -305,8 +305,16 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
 /// sums stay the same bits), the row is a single shift. Four rows per
 /// step: one range check for the first and last, a compare each for the
 /// two between (the loop's overhead spread over four pixels; on the N64,
-/// whose CPU runs an instruction a cycle, that is what counts).
-#[inline]
+/// whose CPU runs an instruction a cycle, that is what counts), the rows
+/// taken off the front of the slice as they are done.
+///
+/// Not inlined: the loop needs twelve registers, and inlined into the
+/// walk's column loop it had to share them with everything that loop
+/// keeps (texture, light, planes, the column's window): two to six of
+/// its values went to the stack and were loaded again every four
+/// pixels, how many depending on what the column loop around it held.
+/// Out of line it keeps them all, for the cost of a call.
+#[inline(never)]
 fn pow2_column<P: Copy, const N: usize>(
     col: &mut [P],
     stride: usize,
@@ -324,26 +332,36 @@ fn pow2_column<P: Copy, const N: usize>(
         return;
     };
     let (s2, s3) = (2 * stride, 3 * stride);
-    // Rows `at` to `at + 3 * stride`: the first and last pixels of one
-    // range, and two between. (An end past `usize::MAX` wraps below the
-    // start: no range. After a range that fits, `at + quad` stays below
-    // twice `isize::MAX`.)
-    let mut at: usize = 0;
-    while let Some(rows) = col.get_mut(at..at.wrapping_add(s3 + 1)) {
+    let (step2, step3, step4) = (
+        step.wrapping_mul(2),
+        step.wrapping_mul(3),
+        step.wrapping_mul(4),
+    );
+    // Four rows: the first and last pixels of the slice's first
+    // `3 * stride + 1`, and two between; then those rows off the front.
+    // (The slice ends at the run's last pixel: when four rows do not
+    // leave room for another, none are left.)
+    let mut rest = col;
+    while let Some(rows) = rest.get_mut(..=s3) {
         if let [a, .., d] = rows {
             *a = texel(frac);
-            *d = texel(frac.wrapping_add(step.wrapping_mul(3)));
+            *d = texel(frac.wrapping_add(step3));
         }
         if let Some(b) = rows.get_mut(stride) {
             *b = texel(frac.wrapping_add(step));
         }
         if let Some(c) = rows.get_mut(s2) {
-            *c = texel(frac.wrapping_add(step.wrapping_mul(2)));
+            *c = texel(frac.wrapping_add(step2));
         }
-        frac = frac.wrapping_add(step.wrapping_mul(4));
-        at = at.wrapping_add(quad);
+        frac = frac.wrapping_add(step4);
+        match core::mem::take(&mut rest).get_mut(quad..) {
+            Some(r) => rest = r,
+            None => return,
+        }
     }
-    while let Some(px) = col.get_mut(at) {
+    // One to three rows left.
+    let mut at = 0;
+    while let Some(px) = rest.get_mut(at) {
         *px = texel(frac);
         frac = frac.wrapping_add(step);
         at = at.wrapping_add(stride);
