@@ -580,8 +580,14 @@ struct Walker<'w, 's, 'a> {
     width: usize,
 }
 
-/// Columns to a block of [`NearSprites`].
-const SPRITE_BLOCK: usize = 32;
+/// Columns to a block of [`NearSprites`]: about a short seg's width, so
+/// that a seg's blocks seldom name a sprite that covers none of its
+/// columns (with blocks of 32, the MAP10 turn's segs found such a sprite
+/// often enough for the overlap test to be missed 412 times a frame).
+/// Finer blocks cost more to OR together across a long seg than they
+/// save (blocks of 4: 4 thousand more instructions a frame there). The
+/// masks take 2 KiB.
+const SPRITE_BLOCK: usize = 8;
 
 /// The visible sprites with windows kept, by blocks of [`SPRITE_BLOCK`]
 /// columns: bit `k` of a block's mask says sprite `k` covers a column of
