@@ -418,7 +418,9 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         draw_background(self.pixels, self.stride, self.x, rows);
     }
 
-    /// The sky in rows `rows` of this column.
+    /// The sky in rows `rows` of this column. (Not inlined: called from
+    /// the seg's column loop, whose registers it would crowd.)
+    #[inline(never)]
     fn sky_rows(&mut self, rows: (usize, usize)) {
         let x = self.x;
         let Some(column) = self.sky.get_mut(x) else {
@@ -1490,6 +1492,11 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         let plane = *known;
         if plane < SKY_PLANE && self.visplanes.mark(self.x, rows, plane) {
             return;
+        }
+        // The sky, once known, is drawn at once, with no look-up (214
+        // columns a frame on the MAP02 turn went through `plane_slow`).
+        if plane == SKY_PLANE {
+            return self.sky_rows(rows);
         }
         self.plane_slow(cache, sector, ceiling, rows, n, height, plane);
         *known = self.planes.known(sector, ceiling);

@@ -673,7 +673,7 @@ fn draw_sky<P: Pixel>(
         draw_background(pixels, stride, x, (y0, y1));
         return;
     };
-    let step = (320 << 16) / view.width;
+    let step = view.sky_step;
     let v0 = (100 << 16) + (y0 as i64 - view.height / 2) * step;
     let run = ColumnRun::tiled(x, y0, y1, v0, step, sky.height);
     let shade = shades.row(light::FULL_BRIGHT);

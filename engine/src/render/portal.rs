@@ -98,6 +98,9 @@ pub(crate) struct View<'a> {
     pub(crate) height: i64,
     /// `ceil(2^64 / width)`: see [`View::per_row`].
     per_row_magic: u128,
+    /// The sky's texel rows per screen row, 16.16 bits: one texel per
+    /// pixel at 320 columns (see `draw_sky`), divided once a frame.
+    pub(crate) sky_step: i64,
     sector: Option<SectorId>,
     /// The sky texture, if the map has one.
     pub(crate) sky: Option<TextureView<'a>>,
@@ -129,6 +132,7 @@ impl<'a> View<'a> {
             width: width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as i64,
             per_row_magic: (1u128 << 64)
                 .div_ceil(width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as u128),
+            sky_step: (320 << 16) / width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as i64,
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
             sector,
             sky: map.sky().and_then(|t| map.texture(t)),
@@ -1230,6 +1234,7 @@ mod tests {
             width,
             height,
             per_row_magic: (1u128 << 64).div_ceil(width as u128),
+            sky_step: (320 << 16) / width,
             sector: None,
             sky: None,
             edge_rays: ((0, 0), (0, 0)),
