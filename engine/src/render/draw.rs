@@ -499,14 +499,17 @@ mod tests {
     #[test]
     fn tiled_columns_match_a_pixel_by_pixel_wrap() {
         // Every height up to 130 (powers of two and not), steps from 0 to
-        // just under the height, runs of 1 to 40 rows with a stride: the
-        // stretches between wraps give what testing each pixel gives.
+        // just under the height, runs of every length from 1 to 40 rows
+        // with a stride (the power-of-two loop's four-row steps and the
+        // rows after them, every remainder): the stretches between wraps
+        // give what testing each pixel gives, and no pixel outside the
+        // run is written.
         let mut seed = 7u64;
         let mut next = |m: u64| crate::render::tests::xorshift(&mut seed) % m;
         let shade: [u8; 256] = core::array::from_fn(|i| i as u8);
         let texels: [u8; 130] = core::array::from_fn(|i| (i * 7 + 3) as u8);
         for height in 1..=130u32 {
-            for _ in 0..40 {
+            for rows in 1..=40 {
                 let wrap = height << 16;
                 let frac = next(wrap as u64) as u32;
                 let step = match next(4) {
@@ -514,7 +517,6 @@ mod tests {
                     1 => wrap - 1,
                     _ => next(wrap as u64) as u32,
                 };
-                let rows = 1 + next(40) as usize;
                 let stride = 3;
                 let run = ColumnRun {
                     x: 1,
