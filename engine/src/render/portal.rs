@@ -119,6 +119,9 @@ impl<'a> View<'a> {
             None
         };
         let map = level.map();
+        // Frame guarantees the width and height are at most a few
+        // thousand; clamped once, for every field worked out from it.
+        let width = width.clamp(1, crate::config::MAX_SCREEN_WIDTH);
         View {
             px: camera.pos.x.to_bits() as i64,
             py: camera.pos.y.to_bits() as i64,
@@ -128,11 +131,9 @@ impl<'a> View<'a> {
             ry: -c,
             eye: camera.eye_z.to_bits() as i64,
             angle: camera.angle.degrees().to_bits() as i64,
-            // Frame guarantees both are at most a few thousand.
-            width: width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as i64,
-            per_row_magic: (1u128 << 64)
-                .div_ceil(width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as u128),
-            sky_step: (320 << 16) / width.clamp(1, crate::config::MAX_SCREEN_WIDTH) as i64,
+            width: width as i64,
+            per_row_magic: (1u128 << 64).div_ceil(width as u128),
+            sky_step: (320 << 16) / width as i64,
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
             sector,
             sky: map.sky().and_then(|t| map.texture(t)),
