@@ -347,8 +347,9 @@ fn pow2_column<P: Copy, const N: usize>(
     );
     // Four rows a step: the first and last pixels of the slice's first
     // `3 * stride + 1`, and two between; then those rows off the front.
-    // (The slice ends at the run's last pixel: when four rows do not
-    // leave room for another, none are left.)
+    // (The slice ends at the run's last pixel: the steps stop when fewer
+    // than four rows are left, or none; the three stores below write
+    // what is left.)
     let mut rest = &mut *col;
     let mut f = frac;
     while let Some(four) = rest.get_mut(..=s3) {
