@@ -1213,8 +1213,6 @@ struct SegDraw<'p, 'a> {
     upper: Option<PartTexture<'a>>,
     lower: Option<PartTexture<'a>>,
     middle: Option<PartTexture<'a>>,
-    /// The last column's scale step for light (see [`light::step_near`]).
-    light: usize,
     /// The planes of the sector's floor and ceiling, as
     /// [`Planes::known`] last gave them (looked up once a seg, as DOOM's
     /// `R_StoreWallRange` picks its floor and ceiling planes, not in
@@ -1251,7 +1249,6 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             upper: texture(prep.upper),
             lower: texture(prep.lower),
             middle: texture(prep.middle),
-            light: 0,
             known_planes,
         }
     }
@@ -1441,8 +1438,8 @@ impl<'a> SegDraw<'_, 'a> {
         let level = match lit.level {
             Some(l) => l,
             None => {
-                self.light = light::step_near(depth, self.light);
-                let l = light::by_step(prep.wall_light as usize, self.light as u64);
+                let step = light::scale_step(depth) as u64;
+                let l = light::by_step(prep.wall_light as usize, step);
                 lit.level = Some(l);
                 l
             }

@@ -109,35 +109,70 @@ static SCALE_DEPTHS: [i64; MAX_LIGHT_SCALE] = {
     t
 };
 
-/// The level of a wall column or sprite of light number `n` at `depth`
-/// (16.16 map units, positive): DOOM's scale step
-/// `min(SCALE_NUMERATOR / depth, 47)`. Where a 64-bit division is a
-/// library call (32-bit targets: the N64's ABI), found by a search of the
-/// depths where it changes instead; the same step either way.
-#[inline]
-pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
-    let d = depth.max(1);
-    #[cfg(target_pointer_width = "64")]
-    let step = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
-    #[cfg(not(target_pointer_width = "64"))]
-    let step = SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1);
-    by_step(n, step as u64)
-}
+/// Depths per entry of [`BUCKET_STEPS`]: one map unit (16.16 bits).
+const BUCKET_SHIFT: u32 = 16;
 
-/// DOOM's scale step of `depth` (16.16 bits), `SCALE_NUMERATOR / depth`
-/// (at most 47), found from a step `guess` near it (the last column's)
-/// by the depths where it changes: no division.
-#[inline]
-pub(crate) fn step_near(depth: i64, guess: usize) -> usize {
-    let d = depth.max(1);
-    let mut j = guess.min(MAX_LIGHT_SCALE - 1);
-    while j > 0 && SCALE_DEPTHS.get(j).is_some_and(|&t| d > t) {
-        j -= 1;
+/// The scale step at the first depth of each run of `2^BUCKET_SHIFT`
+/// depths, up to `SCALE_NUMERATOR` (past it the step is 0). The step
+/// changes at most once within a run (checked below), so the step of
+/// any depth is its run's entry, or one less past the run's change.
+static BUCKET_STEPS: [u8; (SCALE_NUMERATOR >> BUCKET_SHIFT) as usize + 1] = {
+    let mut t = [0u8; (SCALE_NUMERATOR >> BUCKET_SHIFT) as usize + 1];
+    let mut b = 0;
+    while b < t.len() {
+        let d = if b == 0 {
+            1
+        } else {
+            (b as i64) << BUCKET_SHIFT
+        };
+        let step = SCALE_NUMERATOR / d;
+        t[b] = if step > MAX_LIGHT_SCALE as i64 - 1 {
+            MAX_LIGHT_SCALE as u8 - 1
+        } else {
+            step as u8
+        };
+        b += 1;
     }
-    while SCALE_DEPTHS.get(j + 1).is_some_and(|&t| d <= t) {
+    t
+};
+
+// The depths where the step changes are further apart than a run: the
+// nearest two are those of steps 46 and 47.
+const _: () = {
+    let mut j = 1;
+    while j + 1 < MAX_LIGHT_SCALE {
+        assert!(SCALE_NUMERATOR / j as i64 - SCALE_NUMERATOR / (j as i64 + 1) > 1 << BUCKET_SHIFT);
         j += 1;
     }
-    j
+};
+
+/// DOOM's scale step of `depth` (16.16 map units, positive):
+/// `min(SCALE_NUMERATOR / depth, 47)`, by two table look-ups instead of
+/// a division (a library call for 64 bits on 32-bit targets such as the
+/// N64) or a search from a nearby step (whose loops' exits the branch
+/// predictor missed: 180 times a frame on the MAP02 turn).
+#[inline]
+pub(crate) fn scale_step(depth: i64) -> usize {
+    let d = depth.max(1);
+    // (Converted with a check: on a 32-bit target a cast would wrap a
+    // far depth into the table.)
+    let run = usize::try_from(d >> BUCKET_SHIFT).unwrap_or(usize::MAX);
+    let Some(&first) = BUCKET_STEPS.get(run) else {
+        return 0;
+    };
+    let step = first as usize;
+    // Past the one change in the run: a step less (entry 0 holds every
+    // depth, so a step of 0 stays 0).
+    let past = SCALE_DEPTHS.get(step).is_some_and(|&t| d > t);
+    step.saturating_sub(past as usize)
+}
+
+/// The level of a wall column or sprite of light number `n` at `depth`
+/// (16.16 map units, positive): DOOM's scale step
+/// `min(SCALE_NUMERATOR / depth, 47)` ([`scale_step`]).
+#[inline]
+pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
+    by_step(n, scale_step(depth) as u64)
 }
 
 /// [`by_scale`] for a depth whose scale step `SCALE_NUMERATOR / depth`
@@ -146,13 +181,6 @@ pub(crate) fn step_near(depth: i64, guess: usize) -> usize {
 pub(crate) fn by_step(n: usize, step: u64) -> usize {
     let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
     row[step.min(MAX_LIGHT_SCALE as u64 - 1) as usize] as usize
-}
-
-/// [`by_scale`]'s step by search, as 32-bit targets find it.
-#[cfg(test)]
-fn step_by_search(depth: i64) -> usize {
-    let d = depth.max(1);
-    SCALE_DEPTHS.partition_point(|&t| d <= t).saturating_sub(1)
 }
 
 /// The distance-to-level row of a floor or ceiling of light number `n`.
@@ -233,10 +261,7 @@ mod tests {
         for d in depths.flat_map(|d| [d - 1, d, d + 1]) {
             let d = d.max(1);
             let want = (SCALE_NUMERATOR / d).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
-            assert_eq!(step_by_search(d), want, "{d}");
-            for guess in [0, 1, want, want + 1, 20, 47, 99] {
-                assert_eq!(step_near(d, guess), want, "{d} from {guess}");
-            }
+            assert_eq!(scale_step(d), want, "{d}");
             for n in [0, 7, 15] {
                 assert_eq!(by_scale(n, d), SCALE_LIGHT[n][want] as usize, "{d}");
                 assert_eq!(by_scale(n, d * 997), {
@@ -244,6 +269,30 @@ mod tests {
                     SCALE_LIGHT[n][w] as usize
                 });
             }
+        }
+    }
+
+    /// The table's step is the division's at every depth: both are
+    /// constant between the depths tested here (the table's changes only
+    /// at a run's first depth and one past a depth of `SCALE_DEPTHS`,
+    /// the division's only at the latter), so agreeing at each of them
+    /// and the depth before it is agreeing everywhere.
+    #[test]
+    fn the_scale_step_by_table_is_the_division_at_every_depth() {
+        let step = |d: i64| (SCALE_NUMERATOR / d.max(1)).min(MAX_LIGHT_SCALE as i64 - 1) as usize;
+        let runs = (0..=BUCKET_STEPS.len() as i64 + 1).map(|b| b << BUCKET_SHIFT);
+        let changes = (1..MAX_LIGHT_SCALE as i64).map(|j| SCALE_NUMERATOR / j + 1);
+        let far = (17..63).flat_map(|k| [1i64 << k, (1i64 << k) + (5 << BUCKET_SHIFT)]);
+        let mut tested = 0;
+        for d in runs.chain(changes).chain(far) {
+            for d in [d - 1, d] {
+                assert_eq!(scale_step(d), step(d), "{d}");
+                tested += 1;
+            }
+        }
+        assert!(tested > 2 * BUCKET_STEPS.len());
+        for d in [0, -1, i64::MIN, i64::MAX] {
+            assert_eq!(scale_step(d), step(d), "{d}");
         }
     }
 
