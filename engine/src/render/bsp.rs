@@ -747,7 +747,7 @@ impl<'a> Walker<'_, '_, 'a> {
         }
         let columns = (x, x1 - 1);
         let hits = end_hits(view, &ends, cross, front, columns);
-        let stepped = hits.and_then(|h| Stepped::new(view, &prep, h.depths, columns));
+        let stepped = hits.and_then(|h| Stepped::new(view, &prep, h.inverses, columns));
         let across = match hits {
             Some(h) if !rec.exact_segs => DepthStep::new(&ends, front, prep.length, h, columns),
             _ => None,
@@ -960,13 +960,14 @@ fn facing_columns(
     Some((x0, x1.min(width)))
 }
 
-/// A seg's first and last columns: each one's ray and the exact depth
-/// (16.16 bits) at which it meets the wall, as the column itself works
-/// it out.
+/// A seg's first and last columns: each one's ray and the inverse of
+/// the exact depth (16.16 bits) at which it meets the wall, as the
+/// column itself works it out (both the heights' and the depth's
+/// stepping start from the inverses: one division each, not two).
 #[derive(Copy, Clone, Debug)]
 struct EndHits {
     rays: [(i64, i64); 2],
-    depths: (i64, i64),
+    inverses: (Inverse, Inverse),
 }
 
 /// [`EndHits`] at columns `x0` and `x1` of the wall with ends `ends`
@@ -988,7 +989,8 @@ fn end_hits(
         (MIN_DEPTH < d && d < MAX_DEPTH).then_some(d)
     };
     let depths = (depth(rays[0])?, depth(rays[1])?);
-    Some(EndHits { rays, depths })
+    let inverses = (Inverse::of(depths.0), Inverse::of(depths.1));
+    Some(EndHits { rays, inverses })
 }
 
 /// A wall's four heights stepped across its columns (DOOM's `topfrac`
@@ -1006,19 +1008,18 @@ struct Stepped {
 
 impl Stepped {
     /// Stepping for columns `x0..=x1` of the wall drawn by `prep`, whose
-    /// depths there are `depths` (see [`EndHits`]); `None` where
+    /// depths there have the inverses `(a, b)` (see [`EndHits`]); `None` where
     /// stepping would not pay (one column) or not hold (an image too far
     /// off the screen for the steps to stay in range).
     fn new(
         view: &View<'_>,
         prep: &Prepared,
-        (d0, d1): (i64, i64),
+        (a, b): (Inverse, Inverse),
         (x0, x1): (usize, usize),
     ) -> Option<Stepped> {
         if x1 <= x0 {
             return None;
         }
-        let (a, b) = (Inverse::of(d0), Inverse::of(d1));
         let heights = prep.heights();
         let span = (x1 - x0) as i64;
         let (y0, y1) = (
@@ -1138,8 +1139,8 @@ impl DepthStep {
         let (foot, g0, g1) = (foot as i64, g0 as i64, g1 as i64);
         // Depths in [MIN_DEPTH, MAX_DEPTH]: reciprocals below 2^54, 2^62
         // with the fraction bits.
-        let recip = |d: i64| (Inverse::of(d).recip() << 8) as i64;
-        let (r0, r1) = (recip(hits.depths.0), recip(hits.depths.1));
+        let recip = |inverse: Inverse| (inverse.recip() << 8) as i64;
+        let (r0, r1) = (recip(hits.inverses.0), recip(hits.inverses.1));
         Some(DepthStep {
             x0,
             recip: r0,

@@ -677,7 +677,8 @@ fn draw_sky<P: Pixel>(
     let v0 = (100 << 16) + (y0 as i64 - view.height / 2) * step;
     let run = ColumnRun::tiled(x, y0, y1, v0, step, sky.height);
     let shade = shades.row(light::FULL_BRIGHT);
-    draw::fill_column(pixels, stride, run, sky.column(column), shade);
+    let texels = draw::texture_column(&sky, column);
+    draw::fill_column(pixels, stride, run, texels, shade);
 }
 
 /// A wall in rows `(y0, y1)` of column `x` at `depth` (16.16 bits), lit
