@@ -134,7 +134,7 @@ pub(crate) const STACK_BYTES: usize = {
     use core::mem::size_of;
     size_of::<Scratch<'static>>()
         + size_of::<HVec<Column, MAX_SCREEN_WIDTH>>()
-        + size_of::<HVec<u16, { MAX_SCREEN_WIDTH + 1 }>>()
+        + size_of::<OpenColumns>()
         + size_of::<HVec<Window, MAX_SPRITE_COLUMNS>>()
         + size_of::<HVec<MaskedWall, MAX_MASKED_WALLS>>()
         + size_of::<HVec<Window, MAX_MASKED_COLUMNS>>()
@@ -152,7 +152,7 @@ impl<'s> Scratch<'s> {
     pub(crate) fn new(
         view: &View<'_>,
         columns: &'s mut HVec<Column, MAX_SCREEN_WIDTH>,
-        open: &'s mut HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
+        open: &'s mut OpenColumns,
         windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
         masked: &'s mut HVec<MaskedWall, MAX_MASKED_WALLS>,
         masked_windows: &'s mut HVec<Window, MAX_MASKED_COLUMNS>,
@@ -174,9 +174,15 @@ impl<'s> Scratch<'s> {
                 visit: 0,
             },
         );
-        open.clear();
-        for x in 0..=width {
-            let _ = open.push(x as u16);
+        // Bits 0..=width: the columns, and one past them, always open, so
+        // that a search for the next open column ends there.
+        for (i, word) in open.iter_mut().enumerate() {
+            let first = i * 64;
+            *word = match (width + 1).checked_sub(first) {
+                None | Some(0) => 0,
+                Some(n) if n >= 64 => u64::MAX,
+                Some(n) => (1u64 << n) - 1,
+            };
         }
         windows.clear();
         masked.clear();
@@ -199,6 +205,13 @@ impl<'s> Scratch<'s> {
     }
 }
 
+/// The open columns, a bit each (bit `x % 64` of word `x / 64`), and
+/// the one past the screen's last, always set: where the walk's column
+/// loops find the next column to draw with a count of trailing zeros
+/// (DOOM keeps `solidsegs`, a list of closed ranges). 136 bytes, where a
+/// table of the next open column was 2 KiB.
+pub(crate) type OpenColumns = [u64; MAX_SCREEN_WIDTH / 64 + 1];
+
 /// One column's state in the walk.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Column {
@@ -220,9 +233,8 @@ pub(crate) struct WalkState<'s> {
     /// Seg visits so far (after 65,535 the count starts again, every
     /// column's mark cleared).
     serial: u16,
-    /// The first open column at or after each column (union-find with
-    /// path halving; a column is open when it points at itself).
-    open: &'s mut HVec<u16, { MAX_SCREEN_WIDTH + 1 }>,
+    /// Which columns are open (see [`OpenColumns`]).
+    open: &'s mut OpenColumns,
     /// Each visible sprite's first window in `windows` ([`NONE`]: not
     /// kept), and the windows.
     sprite_first: [u16; crate::render::MAX_VISIBLE_SPRITES],
@@ -232,32 +244,32 @@ pub(crate) struct WalkState<'s> {
 }
 
 impl WalkState<'_> {
-    /// The first open column at or after `x` (the width if none).
+    /// The first open column at or after `x` (the width if none, or
+    /// [`MAX_SCREEN_WIDTH`] past it).
     #[inline]
-    fn first_open(&mut self, x: usize) -> usize {
-        let mut x = x.min(MAX_SCREEN_WIDTH);
+    fn first_open(&self, x: usize) -> usize {
+        let mut word = x / 64;
+        let Some(&first) = self.open.get(word) else {
+            return MAX_SCREEN_WIDTH;
+        };
+        let mut bits = first & (u64::MAX << (x % 64));
         loop {
-            let Some(&next) = self.open.get(x) else {
-                return MAX_SCREEN_WIDTH;
+            if bits != 0 {
+                return word * 64 + bits.trailing_zeros() as usize;
+            }
+            word += 1;
+            bits = match self.open.get(word) {
+                Some(&b) => b,
+                None => return MAX_SCREEN_WIDTH,
             };
-            let next = next as usize;
-            if next == x {
-                return x;
-            }
-            // Path halving: point at the grandparent.
-            let skip = self.open.get(next).copied().unwrap_or(next as u16);
-            if let Some(p) = self.open.get_mut(x) {
-                *p = skip;
-            }
-            x = skip as usize;
         }
     }
 
     /// Closes column `x` for the rest of the walk.
     #[inline]
     fn close(&mut self, x: usize) {
-        if let Some(p) = self.open.get_mut(x) {
-            *p = (x + 1) as u16;
+        if let Some(word) = self.open.get_mut(x / 64) {
+            *word &= !(1u64 << (x % 64));
         }
     }
 
