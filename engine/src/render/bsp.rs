@@ -171,7 +171,6 @@ impl<'s> Scratch<'s> {
                 bottom: view.height as i16,
                 steps: 0,
                 last_wall: NONE,
-                visit: 0,
             },
         );
         // Bits 0..=width: the columns, and one past them, always open, so
@@ -192,7 +191,6 @@ impl<'s> Scratch<'s> {
         Scratch {
             walk: WalkState {
                 columns,
-                serial: 0,
                 open,
                 sprite_first: [NONE; crate::render::MAX_VISIBLE_SPRITES],
                 windows,
@@ -221,8 +219,6 @@ pub(crate) struct Column {
     /// Walk steps taken, and the wall last crossed.
     steps: u16,
     last_wall: u16,
-    /// Which seg visit last crossed it (see `WalkState::serial`).
-    visit: u16,
 }
 
 /// What the walk keeps per column and per sprite.
@@ -230,9 +226,6 @@ pub(crate) struct WalkState<'s> {
     /// Each column's open window, the walk steps taken in it and the wall
     /// last crossed.
     columns: &'s mut HVec<Column, MAX_SCREEN_WIDTH>,
-    /// Seg visits so far (after 65,535 the count starts again, every
-    /// column's mark cleared).
-    serial: u16,
     /// Which columns are open (see [`OpenColumns`]).
     open: &'s mut OpenColumns,
     /// Each visible sprite's first window in `windows` ([`NONE`]: not
@@ -767,16 +760,6 @@ impl<'a> Walker<'_, '_, 'a> {
         let cache: &SectorCache<'a> = self.cache;
         let planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
         let mut draw = SegDraw::new(level, cache, &prep, here_ref, planes);
-        let sc = &mut *self.scratch;
-        sc.serial = match sc.serial.checked_add(1) {
-            Some(s) => s,
-            None => {
-                for c in sc.columns.iter_mut() {
-                    c.visit = 0;
-                }
-                1
-            }
-        };
         let span = SegSpan {
             id,
             columns: (x, x1),
@@ -811,9 +794,11 @@ impl<'a> Walker<'_, '_, 'a> {
             }),
         }
         let sc = &mut *self.scratch;
-        let serial = sc.serial;
         // The windows this seg left the sprites it hides, in the columns
-        // it crossed.
+        // its wall crossed: those whose wall last crossed is its own (a
+        // ray crosses a wall once; a column another seg of the wall
+        // crossed before was left as this one would leave it, its
+        // sprites' windows with it).
         for &k in hidden.iter() {
             let (Some(v), Some(&first)) = (
                 self.visible.get(k as usize),
@@ -831,7 +816,7 @@ impl<'a> Walker<'_, '_, 'a> {
             let from = first as usize + (a - v.x0);
             let windows = sc.windows.get_mut(from..).unwrap_or_default();
             for (c, w) in columns.unwrap_or_default().iter().zip(windows) {
-                if c.visit == serial {
+                if c.last_wall == id.0 {
                     *w = Window {
                         top: c.top,
                         bottom: c.bottom,
@@ -862,7 +847,6 @@ impl<'a> Walker<'_, '_, 'a> {
         } = *span;
         let cache: &SectorCache<'a> = self.cache;
         let sc = &mut *self.scratch;
-        let serial = sc.serial;
         let mut masked_wall: Option<usize> = None;
         // Counted here and added once (the counts in memory would be
         // loaded and stored in every column).
@@ -897,7 +881,6 @@ impl<'a> Walker<'_, '_, 'a> {
                     bottom: new_bottom as i16,
                     steps: step + 1,
                     last_wall: id.0,
-                    visit: serial,
                 };
             }
             let open = new_top < new_bottom;
