@@ -20,10 +20,10 @@
 //! the column walk), and the crossing is drawn within the column's
 //! window, which it then narrows (`SegDraw::column`, DOOM's
 //! `R_RenderSegLoop`). A column whose window closes (a one-sided wall, a
-//! closed door) is closed for good: a union-find over the columns skips
-//! closed ones in a step, and tells when a seg, or a node's bounding box
-//! seen from the camera, covers no open column, so that the walk skips
-//! it. Columns left open at the end show the background, as where the
+//! closed door) is closed for good: a bitset of the open columns skips
+//! closed ones (a count of trailing zeros a word), and tells when a seg,
+//! or a node's bounding box seen from the camera, covers no open column,
+//! so that the walk skips it. Columns left open at the end show the background, as where the
 //! column walk's ray leaves the map.
 //!
 //! Because subsectors come nearest first, each column sees its walls in
@@ -1003,9 +1003,9 @@ struct Stepped {
 
 impl Stepped {
     /// Stepping for columns `x0..=x1` of the wall drawn by `prep`, whose
-    /// depths there have the inverses `(a, b)` (see [`EndHits`]); `None` where
-    /// stepping would not pay (one column) or not hold (an image too far
-    /// off the screen for the steps to stay in range).
+    /// depths there have the inverses `(a, b)` (see [`EndHits`]); `None`
+    /// where stepping would not pay (one column) or not hold (an image
+    /// too far off the screen for the steps to stay in range).
     fn new(
         view: &View<'_>,
         prep: &Prepared,
