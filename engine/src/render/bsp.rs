@@ -23,8 +23,8 @@
 //! closed door) is closed for good: a bitset of the open columns skips
 //! closed ones (a count of trailing zeros a word), and tells when a seg,
 //! or a node's bounding box seen from the camera, covers no open column,
-//! so that the walk skips it. Columns left open at the end show the background, as where the
-//! column walk's ray leaves the map.
+//! so that the walk skips it. Columns left open at the end show the
+//! background, as where the column walk's ray leaves the map.
 //!
 //! Because subsectors come nearest first, each column sees its walls in
 //! the order the column walk meets them. The pictures differ where the
