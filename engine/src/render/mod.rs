@@ -434,7 +434,7 @@ fn bsp_frame<'a, P: Pixel>(
     // Each table empty and a local of its own, so that starting the frame
     // clears none of them (see `bsp::Scratch`).
     let mut columns = HVec::new();
-    let mut open: bsp::OpenColumns = [0; crate::config::MAX_SCREEN_WIDTH / 64 + 1];
+    let mut open = bsp::OpenColumns::default();
     let mut windows = HVec::new();
     let mut masked = HVec::new();
     let mut masked_windows = HVec::new();
