@@ -127,8 +127,8 @@ pub(crate) struct Scratch<'s> {
 /// A sky column not worked out yet.
 const UNKNOWN_SKY: i16 = i16::MIN;
 
-/// The bytes the BSP walk's tables take on the stack: [`Scratch`] and
-/// the tables it borrows.
+/// The bytes the BSP walk's tables take on the stack: [`Scratch`], the
+/// tables it borrows, and the walk's own [`NearSprites`].
 #[cfg(test)]
 pub(crate) const STACK_BYTES: usize = {
     use core::mem::size_of;
@@ -142,6 +142,7 @@ pub(crate) const STACK_BYTES: usize = {
         + size_of::<HVec<Cells, MAX_PLANE_BLOCKS>>()
         + size_of::<Current>()
         + size_of::<HVec<i16, MAX_SCREEN_WIDTH>>()
+        + size_of::<NearSprites>()
 };
 
 impl<'s> Scratch<'s> {
@@ -591,19 +592,26 @@ struct Walker<'w, 's, 'a> {
 /// that a seg's blocks seldom name a sprite that covers none of its
 /// columns (with blocks of 32, the MAP10 turn's segs found such a sprite
 /// often enough for the overlap test to be missed 412 times a frame).
-/// Finer blocks cost more to OR together across a long seg than they
-/// save (blocks of 4: 4 thousand more instructions a frame there). The
-/// masks take 2 KiB.
+/// The two tables take 4 KiB.
 const SPRITE_BLOCK: usize = 8;
 
+/// Blocks of [`SPRITE_BLOCK`] columns on the widest screen.
+const SPRITE_BLOCKS: usize = MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK);
+
 /// The visible sprites with windows kept, by blocks of [`SPRITE_BLOCK`]
-/// columns: bit `k` of a block's mask says sprite `k` covers a column of
-/// it. A seg tests only the sprites its blocks may show (a frame has
-/// tens of sprites and hundreds of segs, and the test of each pair was
-/// a branch the predictor often missed: on MAP12's turn, 700 of its
-/// mispredictions a frame).
+/// columns, so that a seg tests only the sprites that may cover one of
+/// its columns (a frame has tens of sprites and hundreds of segs, and
+/// the test of each pair was a branch the predictor often missed: on
+/// MAP12's turn, 700 of its mispredictions a frame). A sprite meets a
+/// seg's blocks when it begins in or before the seg's last block and
+/// ends in or after its first: two look-ups, where an OR of the masks
+/// of the seg's blocks was a loop as long as the seg, whose end the
+/// predictor missed about once a seg.
 struct NearSprites {
-    blocks: [u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)],
+    /// Bit `k` of `begun[b]`: sprite `k`'s first block is `b` or before.
+    begun: [u128; SPRITE_BLOCKS],
+    /// Bit `k` of `unended[b]`: sprite `k`'s last block is `b` or after.
+    unended: [u128; SPRITE_BLOCKS],
 }
 
 // A bit for every visible sprite.
@@ -613,28 +621,39 @@ impl NearSprites {
     /// Sprite `k` covers the `k`th columns `[x0, x1)` (empty: none, as for
     /// a sprite whose windows were not kept).
     fn new(columns: impl IntoIterator<Item = (usize, usize)>) -> NearSprites {
-        let mut blocks = [0u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)];
+        let mut begun = [0u128; SPRITE_BLOCKS];
+        let mut unended = [0u128; SPRITE_BLOCKS];
         for (k, (x0, x1)) in columns.into_iter().enumerate() {
             if x0 >= x1 || k >= u128::BITS as usize {
                 continue;
             }
-            let last = (x1 - 1) / SPRITE_BLOCK;
-            for b in blocks.iter_mut().take(last + 1).skip(x0 / SPRITE_BLOCK) {
+            let (first, last) = (x0 / SPRITE_BLOCK, (x1 - 1) / SPRITE_BLOCK);
+            if let (Some(b), Some(u)) = (begun.get_mut(first), unended.get_mut(last)) {
                 *b |= 1 << k;
+                *u |= 1 << k;
             }
         }
-        NearSprites { blocks }
+        // Each sprite from its first block on, and up to its last.
+        let mut seen = 0;
+        for b in begun.iter_mut() {
+            seen |= *b;
+            *b = seen;
+        }
+        seen = 0;
+        for u in unended.iter_mut().rev() {
+            seen |= *u;
+            *u = seen;
+        }
+        NearSprites { begun, unended }
     }
 
-    /// The sprites that may cover columns `[x0, x1)` (not empty).
+    /// The sprites that may cover columns `[x0, x1)` (not empty): those
+    /// with a column in one of its blocks.
     #[inline]
     fn within(&self, x0: usize, x1: usize) -> u128 {
         let last = x1.saturating_sub(1) / SPRITE_BLOCK;
-        self.blocks
-            .iter()
-            .take(last + 1)
-            .skip(x0 / SPRITE_BLOCK)
-            .fold(0, |m, &b| m | b)
+        let begun = self.begun.get(last).copied().unwrap_or(0);
+        begun & self.unended.get(x0 / SPRITE_BLOCK).copied().unwrap_or(0)
     }
 }
 
