@@ -1166,12 +1166,17 @@ impl DepthStep {
         })
     }
 
+    /// `u64::MAX / depth` in column `x` (at least 1).
+    #[inline]
+    fn recip(&self, x: usize) -> u64 {
+        let k = x.saturating_sub(self.x0) as i64;
+        ((self.recip + k * self.recip_step) >> 8).max(1) as u64
+    }
+
     /// The depth in column `x` (16.16 bits): one division.
     #[inline]
     fn depth(&self, x: usize) -> i64 {
-        let k = x.saturating_sub(self.x0) as i64;
-        let r = ((self.recip + k * self.recip_step) >> 8).max(1) as u64;
-        ((u64::MAX / r).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
+        ((u64::MAX / self.recip(x)).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
     }
 
     /// The distance along the side seen of the point met in column `x`
@@ -1343,6 +1348,8 @@ trait WallAt {
     /// The distance along the side seen (16.16 bits, within the wall of
     /// `length`) in column `x`, where the depth is `depth`.
     fn along(&self, x: usize, depth: i64, length: crate::math::Fx) -> i64;
+    /// The scale step of the depth in column `x` ([`light::scale_step`]).
+    fn scale_step(&self, x: usize) -> usize;
 }
 
 impl WallAt for &DepthStep {
@@ -1354,6 +1361,12 @@ impl WallAt for &DepthStep {
     #[inline(always)]
     fn along(&self, x: usize, depth: i64, _length: crate::math::Fx) -> i64 {
         DepthStep::along(self, x, depth)
+    }
+
+    /// From the stepped reciprocal: not waiting for the depth's division.
+    #[inline(always)]
+    fn scale_step(&self, x: usize) -> usize {
+        light::scale_step_of_recip(self.recip(x))
     }
 }
 
@@ -1410,6 +1423,11 @@ impl WallAt for ExactAt {
     fn along(&self, _x: usize, _depth: i64, length: crate::math::Fx) -> i64 {
         self.hit.along(length)
     }
+
+    #[inline(always)]
+    fn scale_step(&self, _x: usize) -> usize {
+        light::scale_step(self.depth)
+    }
 }
 
 /// A seg's columns and what its column loop ([`Walker::columns`])
@@ -1453,7 +1471,7 @@ impl<'a> SegDraw<'_, 'a> {
         let level = match lit.level {
             Some(l) => l,
             None => {
-                let step = light::scale_step(depth) as u64;
+                let step = at.scale_step(x) as u64;
                 let l = light::by_step(prep.wall_light as usize, step);
                 lit.level = Some(l);
                 l

@@ -167,6 +167,68 @@ pub(crate) fn scale_step(depth: i64) -> usize {
     step.saturating_sub(past as usize)
 }
 
+/// `RECIP_STEPS[j]`: the least `r` with a scale step of `j` or more at
+/// the depth `u64::MAX / r` (rounded down): the depth is at most
+/// `SCALE_NUMERATOR / j` (rounded down), `D`, exactly when
+/// `u64::MAX < r * (D + 1)`. Entry 0 is 0 (every `r`).
+static RECIP_STEPS: [u64; MAX_LIGHT_SCALE] = {
+    let mut t = [0u64; MAX_LIGHT_SCALE];
+    let mut j = 1;
+    while j < MAX_LIGHT_SCALE {
+        let most = (SCALE_NUMERATOR / j as i64) as u64;
+        t[j] = u64::MAX / (most + 1) + 1;
+        j += 1;
+    }
+    t
+};
+
+/// Reciprocals per entry of [`RECIP_BUCKET_STEPS`] (a power of two,
+/// below the least gap between entries of [`RECIP_STEPS`], checked
+/// below, so that the step changes at most once within a run).
+const RECIP_BUCKET_SHIFT: u32 = 36;
+
+/// The scale step at the first reciprocal of each run of
+/// `2^RECIP_BUCKET_SHIFT`, up to the run of the last step's threshold.
+static RECIP_BUCKET_STEPS: [u8; (RECIP_STEPS[MAX_LIGHT_SCALE - 1] >> RECIP_BUCKET_SHIFT) as usize
+    + 1] = {
+    let mut t = [0u8; (RECIP_STEPS[MAX_LIGHT_SCALE - 1] >> RECIP_BUCKET_SHIFT) as usize + 1];
+    let mut b = 0;
+    while b < t.len() {
+        let r = (b as u64) << RECIP_BUCKET_SHIFT;
+        let mut step = 0;
+        while step + 1 < MAX_LIGHT_SCALE && RECIP_STEPS[step + 1] <= r {
+            step += 1;
+        }
+        t[b] = step as u8;
+        b += 1;
+    }
+    t
+};
+
+const _: () = {
+    let mut j = 1;
+    while j + 1 < MAX_LIGHT_SCALE {
+        assert!(RECIP_STEPS[j + 1] - RECIP_STEPS[j] > 1 << RECIP_BUCKET_SHIFT);
+        j += 1;
+    }
+};
+
+/// [`scale_step`] of the depth `u64::MAX / r` (rounded down; `r` at
+/// least 1), from `r` itself: where a wall's depth is stepped across its
+/// columns as a reciprocal, its light need not wait for the division
+/// that gives the depth (the texture's step and column do).
+#[inline]
+pub(crate) fn scale_step_of_recip(r: u64) -> usize {
+    let run = usize::try_from(r >> RECIP_BUCKET_SHIFT).unwrap_or(usize::MAX);
+    let Some(&first) = RECIP_BUCKET_STEPS.get(run) else {
+        return MAX_LIGHT_SCALE - 1;
+    };
+    let step = first as usize;
+    // Past the run's one change: a step more.
+    let past = RECIP_STEPS.get(step + 1).is_some_and(|&t| r >= t);
+    step + past as usize
+}
+
 /// The level of a wall column or sprite of light number `n` at `depth`
 /// (16.16 map units, positive): DOOM's scale step
 /// `min(SCALE_NUMERATOR / depth, 47)` ([`scale_step`]).
@@ -294,6 +356,30 @@ mod tests {
         for d in [0, -1, i64::MIN, i64::MAX] {
             assert_eq!(scale_step(d), step(d), "{d}");
         }
+    }
+
+    /// The step from the reciprocal is the step of its depth, at every
+    /// reciprocal: both are constant between those tested here (each
+    /// run's first, each threshold, and the one before each), and the
+    /// depth's clamps ([`super::super::portal::MIN_DEPTH`] and
+    /// `MAX_DEPTH`, as the BSP walk's stepped depths are clamped) change
+    /// no step.
+    #[test]
+    fn the_scale_step_of_a_reciprocal_is_that_of_its_depth() {
+        use crate::render::portal::{MAX_DEPTH, MIN_DEPTH};
+        let depth = |r: u64| ((u64::MAX / r).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH);
+        let runs = (0..=RECIP_BUCKET_STEPS.len() as u64 + 1).map(|b| b << RECIP_BUCKET_SHIFT);
+        let thresholds = RECIP_STEPS.iter().copied();
+        let far = (0..64).flat_map(|k| [1u64 << k, (1u64 << k) | 1, u64::MAX >> k]);
+        let mut tested = 0;
+        for r in runs.chain(thresholds).chain(far) {
+            for r in [r.saturating_sub(1), r] {
+                let r = r.max(1);
+                assert_eq!(scale_step_of_recip(r), scale_step(depth(r)), "{r}");
+                tested += 1;
+            }
+        }
+        assert!(tested > 2 * RECIP_BUCKET_STEPS.len());
     }
 
     #[test]
