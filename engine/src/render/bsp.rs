@@ -48,7 +48,7 @@
 
 use heapless::Vec as HVec;
 
-use super::cache::{meet, sides, Ends, SectorCache};
+use super::cache::{meet, sides, Ends, Rays, SectorCache};
 use super::light;
 use super::planes::{
     Cells, Current, Found, Planes, Target, VisPlane, VisPlanes, MAX_PLANE_BLOCKS, MAX_VISPLANES,
@@ -78,12 +78,38 @@ const MAX_MASKED_COLUMNS: usize = 1792;
 const NONE: u16 = u16::MAX;
 
 /// A clip window left in one column: rows `[top, bottom)`, and the walk
-/// step that left it (-1: none).
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Window {
-    top: i16,
-    bottom: i16,
-    step: i16,
+/// step that left it (-1: none), packed into 32 bits (rows 10 bits each,
+/// the step 9 bits, offset by one): the pools hold thousands, and at 4
+/// bytes rather than 6 they leave room on the stack for the rays
+/// ([`RayTable`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Window(u32);
+
+// Rows `0..=MAX_SCREEN_HEIGHT` fit 10 bits, steps `-1..MAX_PORTALS_PER_COLUMN`
+// 9 bits.
+const _: () = assert!(crate::config::MAX_SCREEN_HEIGHT < 1 << 10);
+const _: () = assert!(MAX_PORTALS_PER_COLUMN < 1 << 9);
+
+impl Window {
+    /// Rows `[top, bottom)` (within the screen), left by walk step `step`
+    /// (-1: none).
+    #[inline]
+    fn new(top: i16, bottom: i16, step: i16) -> Window {
+        let field = |v: i16, bits: u32| (v as u32) & ((1 << bits) - 1);
+        Window(field(top, 10) | field(bottom, 10) << 10 | field(step.wrapping_add(1), 9) << 20)
+    }
+
+    fn top(self) -> i16 {
+        (self.0 & 0x3ff) as i16
+    }
+
+    fn bottom(self) -> i16 {
+        (self.0 >> 10 & 0x3ff) as i16
+    }
+
+    fn step(self) -> i16 {
+        (self.0 >> 20 & 0x1ff) as i16 - 1
+    }
 }
 
 /// A wall with a see-through middle texture, seen from one side: how to
@@ -143,6 +169,7 @@ pub(crate) const STACK_BYTES: usize = {
         + size_of::<Current>()
         + size_of::<HVec<i16, MAX_SCREEN_WIDTH>>()
         + size_of::<NearSprites>()
+        + size_of::<RayTable>()
 };
 
 impl<'s> Scratch<'s> {
@@ -161,8 +188,14 @@ impl<'s> Scratch<'s> {
         cells: &'s mut HVec<Cells, MAX_PLANE_BLOCKS>,
         current: &'s mut Current,
         sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
+        rays: &'s mut RayTable,
     ) -> Scratch<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
+        rays.clear();
+        for x in 0..width {
+            let (dx, dy) = view.ray(x);
+            let _ = rays.push((dx as i32, dy as i32));
+        }
         // Every column open, with the whole screen's rows.
         columns.clear();
         let _ = columns.resize(
@@ -197,6 +230,7 @@ impl<'s> Scratch<'s> {
                 windows,
                 masked,
                 masked_windows,
+                rays,
             },
             visplanes: VisPlanes::new(visplanes, cells, current),
             sky,
@@ -210,6 +244,52 @@ impl<'s> Scratch<'s> {
 /// (DOOM keeps `solidsegs`, a list of closed ranges). 136 bytes, where a
 /// table of the next open column was 2 KiB.
 pub(crate) type OpenColumns = [u64; MAX_SCREEN_WIDTH / 64 + 1];
+
+/// Each column's ray ([`View::ray`]), worked out once a frame: the walk
+/// asks for rays thousands of times a frame, most of them in [`sides`]'
+/// searches, where each ray worked out anew (a 128-bit product and two
+/// more) lengthened a chain of dependent steps. A ray's components are
+/// at most 2 in 16.16 bits: 32 bits hold them. 8 KiB.
+pub(crate) type RayTable = HVec<(i32, i32), MAX_SCREEN_WIDTH>;
+
+/// [`View::ray`] for a column the table does not hold (none: it holds
+/// every column of the screen; out of line, so that the searches that
+/// read the table carry none of it).
+#[cold]
+#[inline(never)]
+fn ray_past_the_table(view: &View<'_>, x: usize) -> (i64, i64) {
+    view.ray(x)
+}
+
+/// The view's rays, read from the frame's [`RayTable`].
+#[derive(Copy, Clone)]
+struct Sight<'t, 'a> {
+    view: &'t View<'a>,
+    rays: &'t [(i32, i32)],
+}
+
+impl Rays for Sight<'_, '_> {
+    fn columns(&self) -> usize {
+        self.view.columns()
+    }
+
+    #[inline]
+    fn ray(&self, x: usize) -> (i64, i64) {
+        match self.rays.get(x) {
+            Some(&(dx, dy)) => (dx as i64, dy as i64),
+            None => ray_past_the_table(self.view, x),
+        }
+    }
+
+    #[inline]
+    fn edge_rays(&self) -> ((i64, i64), (i64, i64)) {
+        self.view.edge_rays
+    }
+
+    fn guess(&self, x: i64, y: i64) -> usize {
+        self.view.guess(x, y)
+    }
+}
 
 /// One column's state in the walk.
 #[derive(Copy, Clone, Debug)]
@@ -235,6 +315,8 @@ pub(crate) struct WalkState<'s> {
     windows: &'s mut HVec<Window, MAX_SPRITE_COLUMNS>,
     masked: &'s mut HVec<MaskedWall, MAX_MASKED_WALLS>,
     masked_windows: &'s mut HVec<Window, MAX_MASKED_COLUMNS>,
+    /// Each column's ray.
+    rays: &'s RayTable,
 }
 
 impl WalkState<'_> {
@@ -275,12 +357,8 @@ impl WalkState<'_> {
             return None;
         }
         let w = self.windows.get(first as usize + x.checked_sub(v.x0)?)?;
-        Some(if w.step < 0 {
-            Window {
-                top: 0,
-                bottom: height as i16,
-                step: -1,
-            }
+        Some(if w.step() < 0 {
+            Window::new(0, height as i16, -1)
         } else {
             *w
         })
@@ -325,9 +403,9 @@ pub(crate) fn column_overlays<'a>(
             let _ = clips.push(SpriteClip {
                 depth: v.depth,
                 at: (v.x, v.y),
-                top: w.top,
-                bottom: w.bottom,
-                slot: w.step,
+                top: w.top(),
+                bottom: w.bottom(),
+                slot: w.step(),
                 index: i,
             });
         }
@@ -344,16 +422,20 @@ pub(crate) fn column_overlays<'a>(
         else {
             continue;
         };
-        if w.step < 0 {
+        if w.step() < 0 {
             continue;
         }
         let front = m.front;
-        let (dx, dy) = *ray.get_or_insert_with(|| view.ray(x));
+        let sight = Sight {
+            view,
+            rays: scratch.rays,
+        };
+        let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
         let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
             continue;
         };
-        let rows = (w.top as usize, w.bottom as usize);
-        if let Some(mk) = see_through(level, cache, m, &hit, rows, w.step as i32) {
+        let rows = (w.top() as usize, w.bottom() as usize);
+        if let Some(mk) = see_through(level, cache, m, &hit, rows, w.step() as i32) {
             if masked.push(mk).is_err() {
                 stats.masked_dropped = stats.masked_dropped.saturating_add(1);
             }
@@ -476,11 +558,7 @@ pub(crate) fn walk<'a, P: Pixel>(
     let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
     let height = view.height as i16;
     // Room for each visible sprite's windows.
-    let open = Window {
-        top: 0,
-        bottom: height,
-        step: -1,
-    };
+    let open = Window::new(0, height, -1);
     for (i, v) in visible.iter().enumerate() {
         let n = v.x1.saturating_sub(v.x0);
         match reserve(scratch.windows, n, open) {
@@ -704,7 +782,11 @@ impl<'a> Walker<'_, '_, 'a> {
         let (x0, x1) = if turn >= 0 {
             (0, self.width)
         } else {
-            let (x0, x1) = meet(sides(v, c1.0, c1.1).nonneg, sides(v, c2.0, c2.1).nonpos);
+            let v = Sight {
+                view: v,
+                rays: self.scratch.rays,
+            };
+            let (x0, x1) = meet(sides(&v, c1.0, c1.1).nonneg, sides(&v, c2.0, c2.1).nonpos);
             if x0 >= x1 {
                 return false;
             }
@@ -721,7 +803,11 @@ impl<'a> Walker<'_, '_, 'a> {
             (x.to_bits() as i64 - view.px, y.to_bits() as i64 - view.py)
         };
         let (f, t) = (rel(s.from.x, s.from.y), rel(s.to.x, s.to.y));
-        let Some((x0, x1)) = facing_columns(view, f, t, self.width) else {
+        let sight = Sight {
+            view,
+            rays: self.scratch.rays,
+        };
+        let Some((x0, x1)) = facing_columns(&sight, f, t, self.width) else {
             return;
         };
         let x = self.scratch.first_open(x0);
@@ -770,7 +856,7 @@ impl<'a> Walker<'_, '_, 'a> {
             }
         }
         let columns = (x, x1 - 1);
-        let hits = end_hits(view, &ends, cross, front, columns);
+        let hits = end_hits(&sight, &ends, cross, front, columns);
         let stepped = hits.and_then(|h| Stepped::new(view, &prep, h.inverses, columns));
         let across = match hits {
             Some(h) if !rec.exact_segs => DepthStep::new(&ends, front, prep.length, h, columns),
@@ -799,7 +885,7 @@ impl<'a> Walker<'_, '_, 'a> {
                 }
             }
             _ => self.columns::<_, _, EitherSide>(&span, &mut draw, rec, |x| {
-                let (dx, dy) = view.ray(x);
+                let (dx, dy) = sight.ray(x);
                 let hit = exit_depth(dx, dy, &ends, front, !front, || cross)?;
                 let depth = hit.depth.bits();
                 let rows = match &stepped {
@@ -836,11 +922,7 @@ impl<'a> Walker<'_, '_, 'a> {
             let windows = sc.windows.get_mut(from..).unwrap_or_default();
             for (c, w) in columns.unwrap_or_default().iter().zip(windows) {
                 if c.last_wall == id.0 {
-                    *w = Window {
-                        top: c.top,
-                        bottom: c.bottom,
-                        step: c.steps as i16 - 1,
-                    };
+                    *w = Window::new(c.top, c.bottom, c.steps as i16 - 1);
                 }
             }
         }
@@ -908,11 +990,7 @@ impl<'a> Walker<'_, '_, 'a> {
             }
             if let Some((y0, y1)) = crossed.see_through {
                 if masked_wall.is_none() && !sc.masked.is_full() {
-                    let unused = Window {
-                        top: 0,
-                        bottom: 0,
-                        step: -1,
-                    };
+                    let unused = Window::new(0, 0, -1);
                     if let Some(first) = reserve(sc.masked_windows, x1 - x, unused) {
                         let prep = draw.prep;
                         let _ = sc.masked.push(MaskedWall {
@@ -934,13 +1012,7 @@ impl<'a> Walker<'_, '_, 'a> {
                     .and_then(|m| sc.masked.get(m))
                     .map(|m| m.first as usize + x - m.x0 as usize);
                 match entry.and_then(|e| sc.masked_windows.get_mut(e)) {
-                    Some(w) => {
-                        *w = Window {
-                            top: y0 as i16,
-                            bottom: y1 as i16,
-                            step: step as i16,
-                        }
-                    }
+                    Some(w) => *w = Window::new(y0 as i16, y1 as i16, step as i16),
                     None => {
                         self.stats.masked_dropped = self.stats.masked_dropped.saturating_add(1);
                     }
@@ -962,7 +1034,7 @@ impl<'a> Walker<'_, '_, 'a> {
 /// its front, by the exact side tests; `None` if it is seen from behind
 /// or edge on (not drawn).
 fn facing_columns(
-    view: &View<'_>,
+    view: &impl Rays,
     f: (i64, i64),
     t: (i64, i64),
     width: usize,
@@ -989,7 +1061,7 @@ struct EndHits {
 /// `None` if either depth is not kept exactly (too near or too far) or
 /// a ray misses.
 fn end_hits(
-    view: &View<'_>,
+    view: &impl Rays,
     ends: &Ends,
     cross: i128,
     front: bool,
@@ -1579,6 +1651,20 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
+
+    /// A packed window gives back the rows and step it was made of, at
+    /// every row of the tallest screen and every step.
+    #[test]
+    fn windows_keep_their_rows_and_step() {
+        let rows = 0..=crate::config::MAX_SCREEN_HEIGHT as i16;
+        for (top, bottom) in rows.clone().zip(rows.rev()) {
+            for step in -1..MAX_PORTALS_PER_COLUMN as i16 {
+                let w = Window::new(top, bottom, step);
+                assert_eq!((w.top(), w.bottom(), w.step()), (top, bottom, step));
+            }
+        }
+        assert_eq!(core::mem::size_of::<Window>(), 4);
+    }
 
     /// A seg's sprite candidates include every sprite that covers one of
     /// its columns (and, of the rest, only those in its blocks), for

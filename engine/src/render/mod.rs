@@ -442,6 +442,7 @@ fn bsp_frame<'a, P: Pixel>(
     let mut cells = HVec::new();
     let mut current = [0; planes::MAX_PLANES];
     let mut sky = HVec::new();
+    let mut rays = HVec::new();
     let mut scratch = bsp::Scratch::new(
         painter.view,
         &mut columns,
@@ -453,6 +454,7 @@ fn bsp_frame<'a, P: Pixel>(
         &mut cells,
         &mut current,
         &mut sky,
+        &mut rays,
     );
     bsp_walk(
         painter,
