@@ -192,9 +192,8 @@ impl<'s> Scratch<'s> {
     ) -> Scratch<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
         rays.clear();
-        for x in 0..width {
-            let (dx, dy) = view.ray(x);
-            let _ = rays.push((dx as i32, dy as i32));
+        if RAYS_IN_A_TABLE {
+            fill_rays(view, rays);
         }
         // Every column open, with the whole screen's rows.
         columns.clear();
@@ -250,7 +249,65 @@ pub(crate) type OpenColumns = [u64; MAX_SCREEN_WIDTH / 64 + 1];
 /// searches, where each ray worked out anew (a 128-bit product and two
 /// more) lengthened a chain of dependent steps. A ray's components are
 /// at most 2 in 16.16 bits: 32 bits hold them. 8 KiB.
+///
+/// On 64-bit targets only ([`RAYS_IN_A_TABLE`]; elsewhere the table
+/// holds nothing and takes no room): the N64's in-order core gains
+/// nothing from it (its first views took as many Count ticks, which
+/// count instructions, with the table as without it, and e1_hangar's
+/// 0.7% more), so there the rays are worked out where asked for, as
+/// before. They are the same rays.
+#[cfg(target_pointer_width = "64")]
 pub(crate) type RayTable = HVec<(i32, i32), MAX_SCREEN_WIDTH>;
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) type RayTable = HVec<(i32, i32), 0>;
+
+/// Whether the walk reads rays from its [`RayTable`].
+const RAYS_IN_A_TABLE: bool = cfg!(target_pointer_width = "64");
+
+/// Fills `rays` with the screen's columns' rays, each as [`View::ray`]
+/// gives it, by steps: a column's slope is its numerator
+/// `(2x + 1 - width) << 16` divided by the width, and the numerator
+/// grows by the same amount from column to column, so the quotient and
+/// remainder are carried along (one division, at the centre), and the
+/// columns left of the centre mirror those right of it (the slope
+/// rounds towards zero: mirrored columns, mirrored slopes, and the
+/// rays' sideways parts round so too). Worked out one by one, a ray
+/// takes a 128-bit product, a library call on the N64.
+fn fill_rays(view: &View<'_>, rays: &mut RayTable) {
+    let w = (view.width.max(1) as usize).min(MAX_SCREEN_WIDTH);
+    rays.clear();
+    let _ = rays.resize(w, (0, 0));
+    let wide = w as i64;
+    // The first column whose numerator is not negative.
+    let centre = w / 2;
+    let n = (2 * centre as i64 + 1 - wide) << 16;
+    let (mut q, mut r) = (n / wide, n % wide);
+    let (dq, dr) = ((2 << 16) / wide, (2 << 16) % wide);
+    let side = |f: i64, r: i64, k: i64| f + (r * k) / (1 << 16);
+    for ray in rays.iter_mut().skip(centre) {
+        let (dx, dy) = (side(view.fx, view.rx, q), side(view.fy, view.ry, q));
+        // Components at most 2 in 16.16 bits: 32 bits hold them.
+        *ray = (dx as i32, dy as i32);
+        q += dq;
+        r += dr;
+        if r >= wide {
+            r -= wide;
+            q += 1;
+        }
+    }
+    // Column x mirrors column w - 1 - x, right of the centre.
+    for x in 0..centre {
+        let Some(&(dx, dy)) = rays.get(w - 1 - x) else {
+            continue;
+        };
+        if let Some(ray) = rays.get_mut(x) {
+            *ray = (
+                (2 * view.fx - dx as i64) as i32,
+                (2 * view.fy - dy as i64) as i32,
+            );
+        }
+    }
+}
 
 /// [`View::ray`] for a column the table does not hold (none: it holds
 /// every column of the screen; out of line, so that the searches that
@@ -275,6 +332,9 @@ impl Rays for Sight<'_, '_> {
 
     #[inline]
     fn ray(&self, x: usize) -> (i64, i64) {
+        if !RAYS_IN_A_TABLE {
+            return self.view.ray(x);
+        }
         match self.rays.get(x) {
             Some(&(dx, dy)) => (dx as i64, dy as i64),
             None => ray_past_the_table(self.view, x),
@@ -670,26 +730,19 @@ struct Walker<'w, 's, 'a> {
 /// that a seg's blocks seldom name a sprite that covers none of its
 /// columns (with blocks of 32, the MAP10 turn's segs found such a sprite
 /// often enough for the overlap test to be missed 412 times a frame).
-/// The two tables take 4 KiB.
+/// Finer blocks cost more to OR together across a long seg than they
+/// save (blocks of 4: 4 thousand more instructions a frame there). The
+/// masks take 2 KiB.
 const SPRITE_BLOCK: usize = 8;
 
-/// Blocks of [`SPRITE_BLOCK`] columns on the widest screen.
-const SPRITE_BLOCKS: usize = MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK);
-
 /// The visible sprites with windows kept, by blocks of [`SPRITE_BLOCK`]
-/// columns, so that a seg tests only the sprites that may cover one of
-/// its columns (a frame has tens of sprites and hundreds of segs, and
-/// the test of each pair was a branch the predictor often missed: on
-/// MAP12's turn, 700 of its mispredictions a frame). A sprite meets a
-/// seg's blocks when it begins in or before the seg's last block and
-/// ends in or after its first: two look-ups, where an OR of the masks
-/// of the seg's blocks was a loop as long as the seg, whose end the
-/// predictor missed about once a seg.
+/// columns: bit `k` of a block's mask says sprite `k` covers a column of
+/// it. A seg tests only the sprites its blocks may show (a frame has
+/// tens of sprites and hundreds of segs, and the test of each pair was
+/// a branch the predictor often missed: on MAP12's turn, 700 of its
+/// mispredictions a frame).
 struct NearSprites {
-    /// Bit `k` of `begun[b]`: sprite `k`'s first block is `b` or before.
-    begun: [u128; SPRITE_BLOCKS],
-    /// Bit `k` of `unended[b]`: sprite `k`'s last block is `b` or after.
-    unended: [u128; SPRITE_BLOCKS],
+    blocks: [u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)],
 }
 
 // A bit for every visible sprite.
@@ -699,39 +752,28 @@ impl NearSprites {
     /// Sprite `k` covers the `k`th columns `[x0, x1)` (empty: none, as for
     /// a sprite whose windows were not kept).
     fn new(columns: impl IntoIterator<Item = (usize, usize)>) -> NearSprites {
-        let mut begun = [0u128; SPRITE_BLOCKS];
-        let mut unended = [0u128; SPRITE_BLOCKS];
+        let mut blocks = [0u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)];
         for (k, (x0, x1)) in columns.into_iter().enumerate() {
             if x0 >= x1 || k >= u128::BITS as usize {
                 continue;
             }
-            let (first, last) = (x0 / SPRITE_BLOCK, (x1 - 1) / SPRITE_BLOCK);
-            if let (Some(b), Some(u)) = (begun.get_mut(first), unended.get_mut(last)) {
+            let last = (x1 - 1) / SPRITE_BLOCK;
+            for b in blocks.iter_mut().take(last + 1).skip(x0 / SPRITE_BLOCK) {
                 *b |= 1 << k;
-                *u |= 1 << k;
             }
         }
-        // Each sprite from its first block on, and up to its last.
-        let mut seen = 0;
-        for b in begun.iter_mut() {
-            seen |= *b;
-            *b = seen;
-        }
-        seen = 0;
-        for u in unended.iter_mut().rev() {
-            seen |= *u;
-            *u = seen;
-        }
-        NearSprites { begun, unended }
+        NearSprites { blocks }
     }
 
-    /// The sprites that may cover columns `[x0, x1)` (not empty): those
-    /// with a column in one of its blocks.
+    /// The sprites that may cover columns `[x0, x1)` (not empty).
     #[inline]
     fn within(&self, x0: usize, x1: usize) -> u128 {
         let last = x1.saturating_sub(1) / SPRITE_BLOCK;
-        let begun = self.begun.get(last).copied().unwrap_or(0);
-        begun & self.unended.get(x0 / SPRITE_BLOCK).copied().unwrap_or(0)
+        self.blocks
+            .iter()
+            .take(last + 1)
+            .skip(x0 / SPRITE_BLOCK)
+            .fold(0, |m, &b| m | b)
     }
 }
 
@@ -1651,6 +1693,29 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
+
+    /// The stepped ray table holds each column's [`View::ray`], at every
+    /// width up to the widest and facings all round.
+    #[test]
+    fn the_ray_table_holds_each_columns_ray() {
+        let bytes = maps().into_iter().next().expect("a test map").1;
+        let level = Level::load(&bytes).expect("the test map loads");
+        let cameras = views_from_things(&level, |_, _, _| true);
+        let mut rays = RayTable::new();
+        let mut tested = 0;
+        for w in 1..=MAX_SCREEN_WIDTH {
+            for cam in cameras.iter().skip(w % 7).step_by(7).take(3) {
+                let view = View::new(&level, cam, w, 200);
+                fill_rays(&view, &mut rays);
+                assert_eq!(rays.len(), w);
+                for (x, &(dx, dy)) in rays.iter().enumerate() {
+                    assert_eq!((dx as i64, dy as i64), view.ray(x), "width {w}, column {x}");
+                    tested += 1;
+                }
+            }
+        }
+        assert!(tested > 1_000_000);
+    }
 
     /// A packed window gives back the rows and step it was made of, at
     /// every row of the tallest screen and every step.

@@ -253,11 +253,7 @@ impl<'a> View<'a> {
         // As in `project_rel`: |off| < 2^59.
         let off = (dh * self.width) << 15;
         let q = inv.divide(off.unsigned_abs()) as i64;
-        // `q` with the sign of `off`, by its sign mask (0 or -1): heights
-        // above and below the eye mix, and a branch on the sign here was
-        // missed about once a seg.
-        let sign = off >> 63;
-        (self.height << 15) - ((q ^ sign) - sign)
+        (self.height << 15) - if off < 0 { -q } else { q }
     }
 
     /// Camera-relative (depth, sideways) coordinates of a camera-relative
