@@ -191,7 +191,7 @@ impl<'s> Scratch<'s> {
         rays: &'s mut RayTable,
     ) -> Scratch<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
-        rays.clear();
+        // (Elsewhere the table has no room, and stays empty.)
         if RAYS_IN_A_TABLE {
             fill_rays(view, rays);
         }
@@ -472,6 +472,10 @@ pub(crate) fn column_overlays<'a>(
     }
     // The ray, worked out for the first see-through wall in the column.
     let mut ray = None;
+    let sight = Sight {
+        view,
+        rays: scratch.rays,
+    };
     for m in scratch.masked.iter() {
         if !(m.x0 as usize..m.x1 as usize).contains(&x) {
             continue;
@@ -486,10 +490,6 @@ pub(crate) fn column_overlays<'a>(
             continue;
         }
         let front = m.front;
-        let sight = Sight {
-            view,
-            rays: scratch.rays,
-        };
         let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
         let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
             continue;
