@@ -49,6 +49,7 @@
 use heapless::Vec as HVec;
 
 use super::cache::{meet, sides, Ends, Rays, SectorCache};
+use super::draw::{self, FlatRun, WallTexels};
 use super::light;
 use super::planes::{
     Cells, Current, Found, Planes, Target, VisPlane, VisPlanes, MAX_PLANE_BLOCKS, MAX_VISPLANES,
@@ -60,9 +61,8 @@ use super::portal::{
 };
 use super::sprite::Visible;
 use super::{cache::SectorRef, portal::TexSpan};
-use super::{draw_background, draw_sky, draw_wall, Pixel, RenderStats, Shades};
+use super::{draw_background, draw_sky, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
-use crate::format::TextureView;
 use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
 use crate::math::within;
 use crate::world::{Level, WallId};
@@ -1328,11 +1328,11 @@ struct Crossed {
     see_through: Option<(usize, usize)>,
 }
 
-/// A wall part's texture, looked up once per seg.
+/// A wall part's texture, looked up (and its columns sorted for the
+/// column loop) once per seg.
 #[derive(Copy, Clone, Debug)]
 struct PartTexture<'a> {
-    texture: TextureView<'a>,
-    id: u16,
+    texels: WallTexels<'a>,
     top: i64,
 }
 
@@ -1372,8 +1372,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
                 .kept_texture(part.slot)
                 .or_else(|| level.map().texture(part.texture))?;
             Some(PartTexture {
-                texture,
-                id: part.texture,
+                texels: WallTexels::of(texture),
                 top: part.top,
             })
         };
@@ -1591,24 +1590,34 @@ impl<'a> SegDraw<'_, 'a> {
                 l
             }
         };
-        let tex = t.map(|t| TexSpan {
-            texture: t.texture,
-            id: t.id,
-            u: *lit
-                .u
-                .get_or_insert_with(|| at.along(x, depth, prep.length) + prep.x_offset as i64),
-            top: t.top,
-        });
-        draw_wall(
-            rec.pixels,
-            rec.stride,
-            rec.view,
-            rec.shades,
-            rec.x,
-            (y0 as usize, y1 as usize),
-            (prep.wall_color, level, depth),
-            tex.as_ref(),
-        );
+        let (x, rows) = (rec.x, (y0 as usize, y1 as usize));
+        match t {
+            Some(t) => {
+                let u = *lit
+                    .u
+                    .get_or_insert_with(|| at.along(x, depth, prep.length) + prep.x_offset as i64);
+                let step = rec.view.per_row(depth);
+                let v0 = rec.view.texel_row(t.top, step, rows.0);
+                draw::fill_wall(
+                    rec.pixels,
+                    rec.stride,
+                    (x, rows.0, rows.1),
+                    ((u >> 16) as i32, v0, step),
+                    &t.texels,
+                    rec.shades.row(level),
+                );
+            }
+            None => {
+                let pixel = rec.shades.get(level, prep.wall_color);
+                let run = FlatRun {
+                    x,
+                    y0: rows.0,
+                    y1: rows.1,
+                    pixel,
+                };
+                draw::fill_flat(rec.pixels, rec.stride, run);
+            }
+        }
     }
 }
 

@@ -164,6 +164,89 @@ impl MaskedRun {
     }
 }
 
+/// A wall texture's columns as the wall column loop reads them, sorted
+/// once a seg rather than in every column: for the usual textures (128
+/// or 64 rows, a power-of-two width) a column is one masked index into
+/// rows of a fixed length, which [`pow2_column`] takes as they are; any
+/// other texture goes through [`texture_column`] and [`fill_column`].
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum WallTexels<'t> {
+    /// 128 rows: column `c` is `columns[c & mask]`.
+    Tall { columns: &'t [[u8; 128]], mask: u32 },
+    /// 64 rows: column `c` is `columns[c & mask]`.
+    Short { columns: &'t [[u8; 64]], mask: u32 },
+    /// Any other texture.
+    Any(TextureView<'t>),
+}
+
+impl<'t> WallTexels<'t> {
+    /// `texture`'s columns, sorted.
+    pub(crate) fn of(texture: TextureView<'t>) -> WallTexels<'t> {
+        let width = texture.width as usize;
+        if !width.is_power_of_two() {
+            return WallTexels::Any(texture);
+        }
+        let mask = width as u32 - 1;
+        match texture.height {
+            128 => match texture.pixels.as_chunks::<128>().0.get(..width) {
+                Some(columns) => WallTexels::Tall { columns, mask },
+                None => WallTexels::Any(texture),
+            },
+            64 => match texture.pixels.as_chunks::<64>().0.get(..width) {
+                Some(columns) => WallTexels::Short { columns, mask },
+                None => WallTexels::Any(texture),
+            },
+            _ => WallTexels::Any(texture),
+        }
+    }
+}
+
+/// Texture column `u` (texels, not yet wrapped) of `texels`, tiled down
+/// rows `[y0, y1)` of column `x`: the first row shows texel row `v0`
+/// (16.16, any value), each next row `step` (16.16, positive) further.
+/// The same pixels as [`ColumnRun::tiled`], [`texture_column`] and
+/// [`fill_column`] give.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn fill_wall<P: Copy>(
+    pixels: &mut [P],
+    stride: usize,
+    (x, y0, y1): (usize, usize, usize),
+    (u, v0, step): (i32, i64, i64),
+    texels: &WallTexels<'_>,
+    shade: &[P; 256],
+) {
+    // A power-of-two height wraps by a mask: the column loop takes the
+    // texel row and step below the height (as `ColumnRun::tiled` gives
+    // them).
+    match *texels {
+        WallTexels::Tall { columns, mask } => {
+            let wrap = (128i64 << 16) - 1;
+            if let (Some(t), Some(col)) = (
+                columns.get((u as u32 & mask) as usize),
+                column_slice(pixels, stride, x, y0, y1),
+            ) {
+                let (frac, step) = ((v0 & wrap) as u32, (step & wrap) as u32);
+                pow2_column(col, (stride, y1 - y0), frac, step, t, shade);
+            }
+        }
+        WallTexels::Short { columns, mask } => {
+            let wrap = (64i64 << 16) - 1;
+            if let (Some(t), Some(col)) = (
+                columns.get((u as u32 & mask) as usize),
+                column_slice(pixels, stride, x, y0, y1),
+            ) {
+                let (frac, step) = ((v0 & wrap) as u32, (step & wrap) as u32);
+                pow2_column(col, (stride, y1 - y0), frac, step, t, shade);
+            }
+        }
+        WallTexels::Any(texture) => {
+            let run = ColumnRun::tiled(x, y0, y1, v0, step, texture.height);
+            fill_column(pixels, stride, run, texture_column(&texture, u), shade);
+        }
+    }
+}
+
 /// The pixels of rows `[y0, y1)` of column `x`: the slice from the first
 /// to the last, to be stepped through by `stride`. `None` if empty or out
 /// of range (never the case for runs from the walk).
@@ -597,5 +680,70 @@ mod tests {
         assert_eq!(recip[2], 10 << 17);
         assert_eq!(recip[1], recip[3]);
         assert_eq!(recip[0], (10 << 16) / 4);
+    }
+
+    #[test]
+    fn a_wall_column_draws_the_same_from_sorted_columns_as_from_the_texture() {
+        // Textures of 128 and 64 rows (sorted: a masked index) and of
+        // other heights and widths (not sorted), each drawn at random
+        // texture columns (negative ones too), texel rows, steps and
+        // runs through `fill_wall` with its columns sorted by
+        // `WallTexels::of` and left as they are (`Any`, the generic
+        // path): the same pixels, and none outside the run.
+        let mut seed = 0x7e57_c01u64;
+        let sizes = [
+            (64, 128),
+            (128, 128),
+            (256, 64),
+            (8, 64),
+            (64, 72),
+            (96, 128),
+            (1, 128),
+        ];
+        for (width, height) in sizes {
+            let all: [u8; 16384] = core::array::from_fn(|i| (i * 13 % 251) as u8);
+            let pixels = &all[..width * height];
+            let texture = TextureView {
+                width: width as u16,
+                height: height as u16,
+                flags: 0,
+                transparent: 0,
+                left: 0,
+                top: 0,
+                pixels,
+            };
+            let sorted = WallTexels::of(texture);
+            let expect_sorted = width.is_power_of_two() && (height == 128 || height == 64);
+            assert_eq!(
+                !matches!(sorted, WallTexels::Any(_)),
+                expect_sorted,
+                "{width}x{height}"
+            );
+            let shade: [u16; 256] = core::array::from_fn(|i| i as u16 + 1);
+            let (stride, rows) = (3, 40);
+            for _ in 0..400 {
+                let mut next = || crate::render::tests::xorshift(&mut seed);
+                let u = next() as i32 >> 8;
+                let v0 = (next() as i64) >> 20;
+                let step = 1 + (next() % (4 << 16)) as i64;
+                let y0 = (next() % rows as u64) as usize;
+                let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+                let job = ((1, y0, y1), (u, v0, step));
+                let mut a = [0u16; 120];
+                let mut b = a;
+                fill_wall(&mut a, stride, job.0, job.1, &sorted, &shade);
+                fill_wall(
+                    &mut b,
+                    stride,
+                    job.0,
+                    job.1,
+                    &WallTexels::Any(texture),
+                    &shade,
+                );
+                assert_eq!(a, b, "{width}x{height} {job:?}");
+                let drawn = a.iter().filter(|&&p| p != 0).count();
+                assert_eq!(drawn, y1 - y0, "{width}x{height} {job:?}");
+            }
+        }
     }
 }

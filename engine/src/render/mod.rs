@@ -75,7 +75,7 @@ use crate::game::Game;
 use crate::math::{Angle, Fx, Vec2};
 use crate::world::{Level, SectorId};
 use cache::{SectorCache, SectorRef};
-use draw::{ColumnRun, FlatRun, MaskedRun};
+use draw::{FlatRun, MaskedRun, WallTexels};
 use portal::{Masked, Paint, SpriteClip, TexSpan, View, MAX_MASKED_PER_COLUMN};
 use sprite::{Source, Visible};
 
@@ -677,10 +677,8 @@ fn draw_sky<P: Pixel>(
     };
     let step = view.sky_step;
     let v0 = (100 << 16) + (y0 as i64 - view.height / 2) * step;
-    let run = ColumnRun::tiled(x, y0, y1, v0, step, sky.height);
     let shade = shades.row(light::FULL_BRIGHT);
-    let texels = draw::texture_column(&sky, column);
-    draw::fill_column(pixels, stride, run, texels, shade);
+    draw::fill_wall(pixels, stride, (x, y0, y1), (column, v0, step), &sky, shade);
 }
 
 /// A wall in rows `(y0, y1)` of column `x` at `depth` (16.16 bits), lit
@@ -709,9 +707,16 @@ fn draw_wall<P: Pixel>(
         Some(t) => {
             let step = view.per_row(depth);
             let v0 = view.texel_row(t.top, step, y0);
-            let run = ColumnRun::tiled(x, y0, y1, v0, step, t.texture.height);
-            let texels = draw::texture_column(&t.texture, (t.u >> 16) as i32);
-            draw::fill_column(pixels, stride, run, texels, shades.row(level));
+            let u = (t.u >> 16) as i32;
+            let texels = WallTexels::Any(t.texture);
+            draw::fill_wall(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                &texels,
+                shades.row(level),
+            );
         }
         None => {
             let pixel = shades.get(level, color);

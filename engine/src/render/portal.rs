@@ -62,6 +62,7 @@
 //! column is the walk's window after the farthest such wall.
 
 use super::cache::{Ends, FrameCache, Live, SectorCache, SectorRef, Span};
+use super::draw::WallTexels;
 use super::{light, Camera, RenderStats};
 use crate::config::MAX_PORTALS_PER_COLUMN;
 use crate::format::{wall_flag, TextureView, NONE, SKY};
@@ -102,8 +103,9 @@ pub(crate) struct View<'a> {
     /// pixel at 320 columns (see `draw_sky`), divided once a frame.
     pub(crate) sky_step: i64,
     sector: Option<SectorId>,
-    /// The sky texture, if the map has one.
-    pub(crate) sky: Option<TextureView<'a>>,
+    /// The sky texture, if the map has one (its columns sorted once a
+    /// frame, as a wall's are once a seg).
+    pub(crate) sky: Option<WallTexels<'a>>,
     /// The first and the last column's rays (see [`View::ray`]).
     pub(crate) edge_rays: ((i64, i64), (i64, i64)),
 }
@@ -136,7 +138,7 @@ impl<'a> View<'a> {
             sky_step: (320 << 16) / width as i64,
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
             sector,
-            sky: map.sky().and_then(|t| map.texture(t)),
+            sky: map.sky().and_then(|t| map.texture(t)).map(WallTexels::of),
             edge_rays: ((0, 0), (0, 0)),
         }
         .with_edge_rays()
