@@ -401,6 +401,28 @@ impl WalkState<'_> {
         }
     }
 
+    /// The first closed column at or after `x` (past the screen if
+    /// none: the bit past its last column is always set): an open run of
+    /// columns from an open `x` ends there.
+    #[inline]
+    fn first_closed(&self, x: usize) -> usize {
+        let mut word = x / 64;
+        let Some(&first) = self.open.get(word) else {
+            return MAX_SCREEN_WIDTH;
+        };
+        let mut bits = !first & (u64::MAX << (x % 64));
+        loop {
+            if bits != 0 {
+                return word * 64 + bits.trailing_zeros() as usize;
+            }
+            word += 1;
+            bits = match self.open.get(word) {
+                Some(&b) => !b,
+                None => return MAX_SCREEN_WIDTH,
+            };
+        }
+    }
+
     /// Closes column `x` for the rest of the walk.
     #[inline]
     fn close(&mut self, x: usize) {
@@ -994,7 +1016,18 @@ impl<'a> Walker<'_, '_, 'a> {
         // Counted here and added once (the counts in memory would be
         // loaded and stored in every column).
         let (mut tested, mut crossed_portals) = (0u32, 0u32);
+        // Column by column through each run of open columns (`x` is
+        // open): the run's end found once, not the next open column
+        // after each (closing a column leaves the rest of its run open).
+        let mut run_end = sc.first_closed(x).min(x1);
         while x < x1 {
+            if x >= run_end {
+                x = sc.first_open(x);
+                if x >= x1 {
+                    break;
+                }
+                run_end = sc.first_closed(x).min(x1);
+            }
             let Some(&Column {
                 top,
                 bottom,
@@ -1007,11 +1040,11 @@ impl<'a> Walker<'_, '_, 'a> {
             };
             tested += 1;
             let Some((at, rows)) = meet(x) else {
-                x = sc.first_open(x + 1);
+                x += 1;
                 continue;
             };
             if last == id.0 || step as usize >= MAX_PORTALS_PER_COLUMN {
-                x = sc.first_open(x + 1);
+                x += 1;
                 continue;
             }
             rec.x = x;
@@ -1063,7 +1096,7 @@ impl<'a> Walker<'_, '_, 'a> {
             if !open {
                 sc.close(x);
             }
-            x = sc.first_open(x + 1);
+            x += 1;
         }
         let stats = &mut *self.stats;
         stats.walls_tested = stats.walls_tested.saturating_add(tested);
