@@ -690,7 +690,7 @@ mod tests {
         // runs through `fill_wall` with its columns sorted by
         // `WallTexels::of` and left as they are (`Any`, the generic
         // path): the same pixels, and none outside the run.
-        let mut seed = 0x7e57_c01u64;
+        let mut seed = 0x7e57_c011_u64;
         let sizes = [
             (64, 128),
             (128, 128),
