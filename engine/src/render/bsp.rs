@@ -144,7 +144,9 @@ pub(crate) struct MaskedWall {
 pub(crate) struct Scratch<'s> {
     pub(crate) walk: WalkState<'s>,
     pub(crate) visplanes: VisPlanes<'s>,
-    /// Each column's sky column once needed ([`UNKNOWN_SKY`] before): in
+    /// Each column's sky column once needed ([`UNKNOWN_SKY`] before; a
+    /// column's mirror is worked out with it, see
+    /// [`View::sky_column_pair`]): in
     /// `-128..1152` (DOOM's 1024 a turn, from 45 degrees right of north
     /// to 45 left of it past a full turn), so 16 bits hold it.
     pub(crate) sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
@@ -593,13 +595,22 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     #[inline(never)]
     fn sky_rows(&mut self, rows: (usize, usize)) {
         let x = self.x;
-        let Some(column) = self.sky.get_mut(x) else {
+        if self.sky.get(x) == Some(&UNKNOWN_SKY) {
+            // This column's and, for when it is needed, its mirror's.
+            let (here, mirror) = self.view.sky_column_pair(x);
+            let fit = |c: i32| c.clamp(-(1 << 14), 1 << 14) as i16;
+            if let Some(c) = self.sky.get_mut(x) {
+                *c = fit(here);
+            }
+            let m = (self.view.width as usize).wrapping_sub(1 + x);
+            if let Some(c) = self.sky.get_mut(m) {
+                *c = fit(mirror);
+            }
+        }
+        let Some(&column) = self.sky.get(x) else {
             return;
         };
-        if *column == UNKNOWN_SKY {
-            *column = self.view.sky_column(x).clamp(-(1 << 14), 1 << 14) as i16;
-        }
-        let column = *column as i32;
+        let column = column as i32;
         draw_sky(
             self.pixels,
             self.stride,

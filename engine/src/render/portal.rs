@@ -188,6 +188,22 @@ impl<'a> View<'a> {
         (a * 1024).div_euclid(360 << 16) as i32
     }
 
+    /// [`View::sky_column`] of column `x` and of its mirror, column
+    /// `width - 1 - x`: mirrored columns have mirrored slopes, so one
+    /// angle off the view's centre (an arctangent) gives both.
+    pub(crate) fn sky_column_pair(&self, x: usize) -> (i32, i32) {
+        let k = self.slope(x);
+        let off = atan_degrees(k.abs());
+        let column = |a: i64| (a * 1024).div_euclid(360 << 16) as i32;
+        let (right, left) = (column(self.angle - off), column(self.angle + off));
+        // The mirror's slope is -k (at k = 0 the two are the same).
+        if k > 0 {
+            (right, left)
+        } else {
+            (left, right)
+        }
+    }
+
     /// The ray direction for column `x`, 16.16 bits (each component at
     /// most 2 in magnitude).
     #[inline]
@@ -1243,6 +1259,27 @@ mod tests {
             edge_rays: ((0, 0), (0, 0)),
         }
         .with_edge_rays()
+    }
+
+    #[test]
+    fn a_sky_column_and_its_mirror_are_those_worked_out_one_by_one() {
+        // At every width up to the widest screen, at angles all round.
+        let mut seed = 5;
+        for width in 1..=crate::config::MAX_SCREEN_WIDTH as i64 {
+            let mut view = facing_east(width, 8);
+            for _ in 0..3 {
+                view.angle = (next(&mut seed) % (720 << 16)) as i64 - (360 << 16);
+                for x in 0..width as usize {
+                    let mirror = width as usize - 1 - x;
+                    assert_eq!(
+                        view.sky_column_pair(x),
+                        (view.sky_column(x), view.sky_column(mirror)),
+                        "width {width}, angle {}, column {x}",
+                        view.angle
+                    );
+                }
+            }
+        }
     }
 
     #[test]
