@@ -124,6 +124,25 @@ pub(crate) fn texture_column<'t>(texture: &TextureView<'t>, x: i32) -> &'t [u8] 
     texture.pixels.get(x * h..x * h + h).unwrap_or(&[])
 }
 
+/// `N` texels of `texture` from the first of its column `x` (wrapped as
+/// [`texture_column`] wraps it): the column and what follows it; `None`
+/// if the texture has fewer from there.
+#[inline]
+fn texture_window<'t, const N: usize>(texture: &TextureView<'t>, x: i32) -> Option<&'t [u8; N]> {
+    let w = texture.width.max(1);
+    let x = if w.is_power_of_two() {
+        (x & (w as i32 - 1)) as usize
+    } else {
+        x.rem_euclid(w as i32) as usize
+    };
+    let start = x * texture.height as usize;
+    texture
+        .pixels
+        .get(start..start.checked_add(N)?)?
+        .try_into()
+        .ok()
+}
+
 /// `ceil(a / b)` for `a >= 0`, `b > 0`.
 #[inline]
 fn div_ceil(a: i64, b: i64) -> i64 {
@@ -242,6 +261,22 @@ pub(crate) fn fill_wall<P: Copy>(
         }
         WallTexels::Any(texture) => {
             let run = ColumnRun::tiled(x, y0, y1, v0, step, texture.height);
+            // A run that does not wrap (a texture as tall as its wall,
+            // the usual case for heights like 72) reads only its own
+            // column's rows: `pow2_column` draws it from a window of 128
+            // texels from the column's first (rows past its own are
+            // never read), when the texture has that many from there.
+            let rows = y1.saturating_sub(y0) as u64;
+            let last = run.frac as u64 + rows.saturating_sub(1) * run.step as u64;
+            if texture.height <= 128 && last < (texture.height as u64) << 16 {
+                if let (Some(t), Some(col)) = (
+                    texture_window::<128>(&texture, u),
+                    column_slice(pixels, stride, x, y0, y1),
+                ) {
+                    pow2_column(col, (stride, y1 - y0), run.frac, run.step, t, shade);
+                    return;
+                }
+            }
             fill_column(pixels, stride, run, texture_column(&texture, u), shade);
         }
     }
@@ -795,6 +830,66 @@ mod tests {
                     want[y * stride + 1] = shade[texels[v >> 16] as usize];
                 }
                 assert_eq!(got, want, "{height} {run:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_wall_column_shows_each_rows_texel_at_any_height() {
+        // Textures of heights that are not 128 or 64 (drawn from a
+        // window of 128 texels when the run does not wrap, else texel by
+        // texel between wraps), at random texture columns, texel rows,
+        // steps and runs, wrapping or not: each pixel shows its row's
+        // texel of the right column, the rows wrapped into the height,
+        // and no other pixel is written.
+        let mut seed = 0x0a11_4e16_u64;
+        let all: [u8; 16384] = core::array::from_fn(|i| (i * 29 % 251) as u8);
+        let shade: [u16; 256] = core::array::from_fn(|i| i as u16 + 1);
+        let (stride, rows) = (3, 40);
+        for (width, height) in [(64, 72), (16, 96), (32, 24), (8, 100), (4, 200), (3, 72)] {
+            let pixels = &all[..width * height];
+            let texture = TextureView {
+                width: width as u16,
+                height: height as u16,
+                flags: 0,
+                transparent: 0,
+                left: 0,
+                top: 0,
+                pixels,
+            };
+            let texels = WallTexels::of(texture);
+            for _ in 0..3000 {
+                let mut next = || crate::render::tests::xorshift(&mut seed);
+                let u = (next() as i32) >> 20;
+                // Half the runs start at the texture's top (as a wall
+                // of the texture's height does), half anywhere.
+                let v0 = if next() % 2 == 0 {
+                    (next() % 3) as i64 * 0x4000
+                } else {
+                    (next() as i64) >> 24
+                };
+                let step = 1 + (next() % (3 << 16)) as i64;
+                let y0 = (next() % rows as u64) as usize;
+                let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+                let mut got = [0u16; 120];
+                fill_wall(
+                    &mut got,
+                    stride,
+                    (1, y0, y1),
+                    (u, v0, step),
+                    &texels,
+                    &shade,
+                );
+                let mut want = [0u16; 120];
+                let column = u.rem_euclid(width as i32) as usize * height;
+                for y in y0..y1 {
+                    let v = (v0 + (y - y0) as i64 * step).rem_euclid((height as i64) << 16);
+                    want[y * stride + 1] = shade[pixels[column + (v >> 16) as usize] as usize];
+                }
+                assert_eq!(
+                    got, want,
+                    "{width}x{height} u {u} v0 {v0} step {step} rows {y0}..{y1}"
+                );
             }
         }
     }
