@@ -1372,7 +1372,7 @@ struct Crossed {
     see_through: Option<(usize, usize)>,
 }
 
-/// A wall part's texture, looked up (and its columns sorted for the
+/// A wall part's texture, looked up (and its columns prepared for the
 /// column loop) once per seg.
 #[derive(Copy, Clone, Debug)]
 struct PartTexture<'a> {

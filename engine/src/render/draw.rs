@@ -183,11 +183,11 @@ impl MaskedRun {
     }
 }
 
-/// A wall texture's columns as the wall column loop reads them, sorted
+/// A wall texture's columns as the wall column loop reads them, prepared
 /// once a seg rather than in every column: for the usual textures (128
 /// or 64 rows, a power-of-two width) a column is one masked index into
 /// rows of a fixed length, which [`pow2_column`] takes as they are; any
-/// other texture goes through [`texture_column`] and [`fill_column`].
+/// other texture is looked up column by column ([`fill_wall`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum WallTexels<'t> {
     /// 128 rows: column `c` is `columns[c & mask]`.
@@ -199,7 +199,7 @@ pub(crate) enum WallTexels<'t> {
 }
 
 impl<'t> WallTexels<'t> {
-    /// `texture`'s columns, sorted.
+    /// `texture`'s columns, prepared.
     pub(crate) fn of(texture: TextureView<'t>) -> WallTexels<'t> {
         let width = texture.width as usize;
         if !width.is_power_of_two() {
@@ -735,11 +735,11 @@ mod tests {
     }
 
     #[test]
-    fn a_wall_column_draws_the_same_from_sorted_columns_as_from_the_texture() {
-        // Textures of 128 and 64 rows (sorted: a masked index) and of
-        // other heights and widths (not sorted), each drawn at random
+    fn a_wall_column_draws_the_same_from_prepared_columns_as_from_the_texture() {
+        // Textures of 128 and 64 rows (prepared: a masked index) and of
+        // other heights and widths (not prepared), each drawn at random
         // texture columns (negative ones too), texel rows, steps and
-        // runs through `fill_wall` with its columns sorted by
+        // runs through `fill_wall` with its columns prepared by
         // `WallTexels::of` and left as they are (`Any`, the generic
         // path): the same pixels, and none outside the run.
         let mut seed = 0x7e57_c011_u64;
@@ -764,11 +764,11 @@ mod tests {
                 top: 0,
                 pixels,
             };
-            let sorted = WallTexels::of(texture);
-            let expect_sorted = width.is_power_of_two() && (height == 128 || height == 64);
+            let prepared = WallTexels::of(texture);
+            let expect_prepared = width.is_power_of_two() && (height == 128 || height == 64);
             assert_eq!(
-                !matches!(sorted, WallTexels::Any(_)),
-                expect_sorted,
+                !matches!(prepared, WallTexels::Any(_)),
+                expect_prepared,
                 "{width}x{height}"
             );
             let shade: [u16; 256] = core::array::from_fn(|i| i as u16 + 1);
@@ -783,7 +783,7 @@ mod tests {
                 let job = ((1, y0, y1), (u, v0, step));
                 let mut a = [0u16; 120];
                 let mut b = a;
-                fill_wall(&mut a, stride, job.0, job.1, &sorted, &shade);
+                fill_wall(&mut a, stride, job.0, job.1, &prepared, &shade);
                 fill_wall(
                     &mut b,
                     stride,

@@ -103,7 +103,7 @@ pub(crate) struct View<'a> {
     /// pixel at 320 columns (see `draw_sky`), divided once a frame.
     pub(crate) sky_step: i64,
     sector: Option<SectorId>,
-    /// The sky texture, if the map has one (its columns sorted once a
+    /// The sky texture, if the map has one (its columns prepared once a
     /// frame, as a wall's are once a seg).
     pub(crate) sky: Option<WallTexels<'a>>,
     /// The first and the last column's rays (see [`View::ray`]).

@@ -211,8 +211,8 @@ pub(crate) fn project<'a>(
         // Wholly left of the view's left edge (a 90-degree view: the
         // edge's sideways offset is the depth) or right of its right edge:
         // `screen` below would put it off the screen, so no column shows
-        // it. (Most of a map's things in front of the camera are outside
-        // the view; this spares them the two divisions.)
+        // it. (Things in front of the camera but outside the view are
+        // spared the two divisions.)
         if right < -depth || left > depth {
             continue;
         }
