@@ -114,14 +114,9 @@ pub(crate) struct MaskedRun {
 /// usual power-of-two widths.
 #[inline]
 pub(crate) fn texture_column<'t>(texture: &TextureView<'t>, x: i32) -> &'t [u8] {
-    let w = texture.width.max(1);
-    let x = if w.is_power_of_two() {
-        (x & (w as i32 - 1)) as usize
-    } else {
-        x.rem_euclid(w as i32) as usize
-    };
+    let start = column_start(texture, x);
     let h = texture.height as usize;
-    texture.pixels.get(x * h..x * h + h).unwrap_or(&[])
+    texture.pixels.get(start..start + h).unwrap_or(&[])
 }
 
 /// `N` texels of `texture` from the first of its column `x` (wrapped as
@@ -129,18 +124,25 @@ pub(crate) fn texture_column<'t>(texture: &TextureView<'t>, x: i32) -> &'t [u8] 
 /// if the texture has fewer from there.
 #[inline]
 fn texture_window<'t, const N: usize>(texture: &TextureView<'t>, x: i32) -> Option<&'t [u8; N]> {
+    let start = column_start(texture, x);
+    texture
+        .pixels
+        .get(start..start.checked_add(N)?)?
+        .try_into()
+        .ok()
+}
+
+/// Where column `x` of `texture`, wrapped into its width, starts in its
+/// pixels.
+#[inline]
+fn column_start(texture: &TextureView<'_>, x: i32) -> usize {
     let w = texture.width.max(1);
     let x = if w.is_power_of_two() {
         (x & (w as i32 - 1)) as usize
     } else {
         x.rem_euclid(w as i32) as usize
     };
-    let start = x * texture.height as usize;
-    texture
-        .pixels
-        .get(start..start.checked_add(N)?)?
-        .try_into()
-        .ok()
+    x * texture.height as usize
 }
 
 /// `ceil(a / b)` for `a >= 0`, `b > 0`.
@@ -235,29 +237,26 @@ pub(crate) fn fill_wall<P: Copy>(
     texels: &WallTexels<'_>,
     shade: &[P; 256],
 ) {
-    // A power-of-two height wraps by a mask: the column loop takes the
-    // texel row and step below the height (as `ColumnRun::tiled` gives
-    // them).
     match *texels {
         WallTexels::Tall { columns, mask } => {
-            let wrap = (128i64 << 16) - 1;
-            if let (Some(t), Some(col)) = (
-                columns.get((u as u32 & mask) as usize),
-                column_slice(pixels, stride, x, y0, y1),
-            ) {
-                let (frac, step) = ((v0 & wrap) as u32, (step & wrap) as u32);
-                pow2_column(col, (stride, y1 - y0), frac, step, t, shade);
-            }
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                (columns, mask),
+                shade,
+            );
         }
         WallTexels::Short { columns, mask } => {
-            let wrap = (64i64 << 16) - 1;
-            if let (Some(t), Some(col)) = (
-                columns.get((u as u32 & mask) as usize),
-                column_slice(pixels, stride, x, y0, y1),
-            ) {
-                let (frac, step) = ((v0 & wrap) as u32, (step & wrap) as u32);
-                pow2_column(col, (stride, y1 - y0), frac, step, t, shade);
-            }
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                (columns, mask),
+                shade,
+            );
         }
         WallTexels::Any(texture) => {
             let run = ColumnRun::tiled(x, y0, y1, v0, step, texture.height);
@@ -279,6 +278,29 @@ pub(crate) fn fill_wall<P: Copy>(
             }
             fill_column(pixels, stride, run, texture_column(&texture, u), shade);
         }
+    }
+}
+
+/// [`fill_wall`] for a prepared texture (`N` rows, a power of two; its
+/// column `c` is `columns[c & mask]`): its height wraps by a mask, so
+/// the column loop takes the texel row and step below the height (as
+/// `ColumnRun::tiled` gives them).
+#[inline(always)]
+fn prepared_column<P: Copy, const N: usize>(
+    pixels: &mut [P],
+    stride: usize,
+    (x, y0, y1): (usize, usize, usize),
+    (u, v0, step): (i32, i64, i64),
+    (columns, mask): (&[[u8; N]], u32),
+    shade: &[P; 256],
+) {
+    let wrap = ((N as i64) << 16) - 1;
+    if let (Some(t), Some(col)) = (
+        columns.get((u as u32 & mask) as usize),
+        column_slice(pixels, stride, x, y0, y1),
+    ) {
+        let (frac, step) = ((v0 & wrap) as u32, (step & wrap) as u32);
+        pow2_column(col, (stride, y1 - y0), frac, step, t, shade);
     }
 }
 
@@ -522,15 +544,11 @@ pub(crate) fn fill_masked<P: Copy>(
     // `MaskedRun::once` gives), so that no texel row wraps.
     let rows = run.y1 - run.y0;
     let last = run.frac as u64 + (rows as u64 - 1) * run.step as u64;
-    if clear == u16::MAX {
-        if let (Ok(t), true) = (<&[u8; 128]>::try_from(texels), last < 128 << 16) {
-            pow2_column(col, (stride, rows), run.frac, run.step, t, shade);
-            return;
-        }
-        if let (Ok(t), true) = (<&[u8; 64]>::try_from(texels), last < 64 << 16) {
-            pow2_column(col, (stride, rows), run.frac, run.step, t, shade);
-            return;
-        }
+    if clear == u16::MAX
+        && (opaque_column::<_, 128>(col, stride, &run, last, texels, shade)
+            || opaque_column::<_, 64>(col, stride, &run, last, texels, shade))
+    {
+        return;
     }
     let mut frac = run.frac;
     let mut at = 0;
@@ -543,9 +561,38 @@ pub(crate) fn fill_masked<P: Copy>(
     }
 }
 
+/// [`fill_masked`] for an opaque texture `N` rows tall (`texels` its
+/// column): the run's pixels `col`, drawn by [`pow2_column`] when its
+/// last row's texel row, `last` (16.16), lies inside the texture;
+/// `false` (nothing drawn) otherwise.
+#[inline(always)]
+fn opaque_column<P: Copy, const N: usize>(
+    col: &mut [P],
+    stride: usize,
+    run: &MaskedRun,
+    last: u64,
+    texels: &[u8],
+    shade: &[P; 256],
+) -> bool {
+    match <&[u8; N]>::try_from(texels) {
+        Ok(t) if last < (N as u64) << 16 => {
+            pow2_column(col, (stride, run.y1 - run.y0), run.frac, run.step, t, shade);
+            true
+        }
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A random run of rows `[y0, y1)` (not empty) in a column of `rows`.
+    fn random_run(next: &mut impl FnMut() -> u64, rows: usize) -> (usize, usize) {
+        let y0 = (next() % rows as u64) as usize;
+        let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+        (y0, y1)
+    }
 
     /// Rows of a byte buffer as strings (padding included).
     fn text(buf: &[u8], stride: usize) -> [&str; 6] {
@@ -778,8 +825,7 @@ mod tests {
                 let u = next() as i32 >> 8;
                 let v0 = (next() as i64) >> 20;
                 let step = 1 + (next() % (4 << 16)) as i64;
-                let y0 = (next() % rows as u64) as usize;
-                let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+                let (y0, y1) = random_run(&mut next, rows);
                 let job = ((1, y0, y1), (u, v0, step));
                 let mut a = [0u16; 120];
                 let mut b = a;
@@ -815,8 +861,7 @@ mod tests {
             let texels = &all[..height];
             for _ in 0..2000 {
                 let mut next = || crate::render::tests::xorshift(&mut seed);
-                let y0 = (next() % rows as u64) as usize;
-                let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+                let (y0, y1) = random_run(&mut next, rows);
                 let v0 = ((next() % height as u64) << 16) as i64 - (4 << 16);
                 let step = 1 + (next() % (1 << (12 + next() % 12))) as i64;
                 let Some(run) = MaskedRun::once(1, y0, y1, v0, step, height as u16) else {
@@ -869,8 +914,7 @@ mod tests {
                     (next() as i64) >> 24
                 };
                 let step = 1 + (next() % (3 << 16)) as i64;
-                let y0 = (next() % rows as u64) as usize;
-                let y1 = y0 + 1 + (next() % (rows - y0) as u64) as usize;
+                let (y0, y1) = random_run(&mut next, rows);
                 let mut got = [0u16; 120];
                 fill_wall(
                     &mut got,
