@@ -995,10 +995,11 @@ impl<'a> Walker<'_, '_, 'a> {
             let columns = sc.columns.get(a..b.min(sc.columns.len()));
             let from = first as usize + (a - v.x0);
             let windows = sc.windows.get_mut(from..).unwrap_or_default();
+            // Which columns this seg crossed follows the map, not a
+            // pattern: a select, not a branch.
             for (c, w) in columns.unwrap_or_default().iter().zip(windows) {
-                if c.last_wall == id.0 {
-                    *w = Window::new(c.top, c.bottom, c.steps as i16 - 1);
-                }
+                let crossed = Window::new(c.top, c.bottom, c.steps as i16 - 1);
+                *w = core::hint::select_unpredictable(c.last_wall == id.0, crossed, *w);
             }
         }
     }
