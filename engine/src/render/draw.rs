@@ -318,8 +318,11 @@ fn column_slice<P>(
     if y1 <= y0 {
         return None;
     }
-    let first = y0.checked_mul(stride)?.checked_add(x)?;
-    let last = (y1 - 1).checked_mul(stride)?.checked_add(x)?;
+    // Rows and columns within a frame's: nothing wraps (and a wrapped
+    // range would be refused by `get_mut`, or name other pixels of the
+    // frame, never panic).
+    let first = y0.wrapping_mul(stride).wrapping_add(x);
+    let last = (y1 - 1).wrapping_mul(stride).wrapping_add(x);
     pixels.get_mut(first..=last)
 }
 
