@@ -1233,10 +1233,12 @@ impl Stepped {
         Some(Stepped { x0, y0, step })
     }
 
-    /// The four rows in column `x`: as [`View::project_inv`] rounds.
+    /// The four rows in column `x` (of the seg's, at or after `x0`; the
+    /// steppings' column counts below wrap to a negative one before it,
+    /// which they are never asked for): as [`View::project_inv`] rounds.
     #[inline]
     fn rows(&self, x: usize) -> [i64; 4] {
-        let k = x.saturating_sub(self.x0) as i64;
+        let k = x.wrapping_sub(self.x0) as i64;
         let mut rows = [0; 4];
         for (r, (y, s)) in rows.iter_mut().zip(self.y0.iter().zip(self.step.iter())) {
             *r = (y + k * s) >> 32;
@@ -1340,7 +1342,7 @@ impl DepthStep {
     /// `u64::MAX / depth` in column `x` (at least 1).
     #[inline]
     fn recip(&self, x: usize) -> u64 {
-        let k = x.saturating_sub(self.x0) as i64;
+        let k = x.wrapping_sub(self.x0) as i64;
         ((self.recip + k * self.recip_step) >> 8).max(1) as u64
     }
 
@@ -1355,7 +1357,7 @@ impl DepthStep {
     /// it.
     #[inline]
     fn along(&self, x: usize, depth: i64) -> i64 {
-        let k = x.saturating_sub(self.x0) as i64;
+        let k = x.wrapping_sub(self.x0) as i64;
         let run = self.run + k * self.run_step;
         // depth <= 2^40, |run| < 2^36: the product fits in an i128, and
         // shifted, in an i64.
