@@ -1697,7 +1697,8 @@ impl<'a> SegDraw<'_, 'a> {
                 let u = *lit
                     .u
                     .get_or_insert_with(|| at.along(x, depth, prep.length) + prep.x_offset as i64);
-                let step = rec.view.per_row(depth);
+                // (Walls' depths are kept within the bounds.)
+                let step = rec.view.per_row_within(depth);
                 let v0 = rec.view.texel_row(t.top, step, rows.0);
                 draw::fill_wall(
                     rec.pixels,

@@ -232,6 +232,16 @@ impl<'a> View<'a> {
         q.max(1)
     }
 
+    /// [`View::per_row`] for a depth known to lie in `[MIN_DEPTH,
+    /// MAX_DEPTH]` (a wall's, as the walks give it): `2 * depth` is below
+    /// 2^42 and the quotient at least 2, so neither is tested. (Out of
+    /// that range the step is wrong, never a panic.)
+    #[inline]
+    pub(crate) fn per_row_within(&self, depth: i64) -> i64 {
+        let n = (depth as u64).wrapping_mul(2);
+        ((n as u128).wrapping_mul(self.per_row_magic) >> 64) as i64
+    }
+
     /// The texel row seen in screen row `y` (16.16) for a texture whose
     /// row 0 lies `top` above the eye, stepping `step` per row (see
     /// [`View::per_row`]).
@@ -1349,6 +1359,9 @@ mod tests {
                 let depth = next(&mut seed) as i64 >> (next(&mut seed) % 53);
                 for d in [depth, depth + 1, (1 << 40) - 1, 1 << 40, MIN_DEPTH] {
                     assert_eq!(view(d), ((d * 2) / width).max(1), "{d} {width}");
+                    if (MIN_DEPTH..=MAX_DEPTH).contains(&d) {
+                        assert_eq!(v.per_row_within(d), (d * 2) / width, "{d} {width}");
+                    }
                 }
             }
         }
