@@ -1411,6 +1411,8 @@ struct SegDraw<'p, 'a> {
     /// `R_StoreWallRange` picks its floor and ceiling planes, not in
     /// every column).
     known_planes: [u16; 2],
+    /// The wall's light by scale step ([`light::scale_row`]).
+    lights: &'static [u8; light::MAX_LIGHT_SCALE],
 }
 
 impl<'p, 'a> SegDraw<'p, 'a> {
@@ -1442,6 +1444,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             lower: texture(prep.lower),
             middle: texture(prep.middle),
             known_planes,
+            lights: light::scale_row(prep.wall_light as usize),
         }
     }
 
@@ -1686,7 +1689,7 @@ impl<'a> SegDraw<'_, 'a> {
             Some(l) => l,
             None => {
                 let step = at.scale_step(x) as u64;
-                let l = light::by_step(prep.wall_light as usize, step);
+                let l = light::in_row(self.lights, step);
                 lit.level = Some(l);
                 l
             }

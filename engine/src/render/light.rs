@@ -25,7 +25,7 @@ const LIGHT_NUMBERS: usize = 16;
 /// Sector light to light number (DOOM's `LIGHTSEGSHIFT`).
 const LIGHT_SEG_SHIFT: u32 = 4;
 /// Scale steps (DOOM's `MAXLIGHTSCALE`).
-const MAX_LIGHT_SCALE: usize = 48;
+pub(crate) const MAX_LIGHT_SCALE: usize = 48;
 /// Distance steps (DOOM's `MAXLIGHTZ`).
 const MAX_LIGHT_Z: usize = 128;
 /// A 16.16 distance to a distance step (DOOM's `LIGHTZSHIFT`).
@@ -241,7 +241,19 @@ pub(crate) fn by_scale(n: usize, depth: i64) -> usize {
 /// is already known.
 #[inline]
 pub(crate) fn by_step(n: usize, step: u64) -> usize {
-    let row = &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)];
+    in_row(scale_row(n), step)
+}
+
+/// The scale-step-to-level row of a wall of light number `n`, for
+/// [`in_row`]: looked up once a seg rather than in every column.
+#[inline]
+pub(crate) fn scale_row(n: usize) -> &'static [u8; MAX_LIGHT_SCALE] {
+    &SCALE_LIGHT[n.min(LIGHT_NUMBERS - 1)]
+}
+
+/// [`by_step`] of the light number whose [`scale_row`] is `row`.
+#[inline]
+pub(crate) fn in_row(row: &[u8; MAX_LIGHT_SCALE], step: u64) -> usize {
     row[step.min(MAX_LIGHT_SCALE as u64 - 1) as usize] as usize
 }
 
