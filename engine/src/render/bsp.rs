@@ -856,16 +856,14 @@ impl<'a> Walker<'_, '_, 'a> {
         let turn = c1.0 as i128 * c2.1 as i128 - c1.1 as i128 * c2.0 as i128;
         let (x0, x1) = if turn >= 0 {
             (0, self.width)
+        } else if let Some(rough) = box_columns_near(v, c1, c2, self.width) {
+            rough
         } else {
-            let v = Sight {
+            let sight = Sight {
                 view: v,
                 rays: self.scratch.rays,
             };
-            let (x0, x1) = meet(sides(&v, c1.0, c1.1).nonneg, sides(&v, c2.0, c2.1).nonpos);
-            if x0 >= x1 {
-                return false;
-            }
-            (x0.saturating_sub(1), (x1 + 1).min(self.width))
+            box_columns(&sight, c1, c2, self.width)
         };
         self.scratch.first_open(x0) < x1
     }
@@ -1126,6 +1124,43 @@ impl<'a> Walker<'_, '_, 'a> {
         stats.walls_tested = stats.walls_tested.saturating_add(tested);
         stats.portals_crossed = stats.portals_crossed.saturating_add(crossed_portals);
     }
+}
+
+/// The columns that may see into a BSP node's box whose silhouette's
+/// corners are `c1` (seen on the left) and `c2` (camera-relative, 16.16
+/// bits, less than half a turn apart): those between the corners by
+/// the exact side tests, one column wider each way (empty: `(0, 0)`).
+fn box_columns(view: &impl Rays, c1: (i64, i64), c2: (i64, i64), width: usize) -> (usize, usize) {
+    let (x0, x1) = meet(
+        sides(view, c1.0, c1.1).nonneg,
+        sides(view, c2.0, c2.1).nonpos,
+    );
+    if x0 >= x1 {
+        return (0, 0);
+    }
+    (x0.saturating_sub(1), (x1 + 1).min(width))
+}
+
+/// [`box_columns`], or more (a box is only culled by it: a wider range
+/// walks a node in vain, never hides one), from where the corners
+/// project ([`Rays::guess`]) without the side tests, for corners at
+/// least a map unit in front of the camera; `None` for nearer ones.
+/// There a corner's change of side is at its guess, the column before
+/// or the two after (the guess's roundings are far below a column's
+/// width), so two columns more each way hold the exact range.
+fn box_columns_near(
+    view: &View<'_>,
+    c1: (i64, i64),
+    c2: (i64, i64),
+    width: usize,
+) -> Option<(usize, usize)> {
+    const NEAR: i64 = 1 << 16;
+    let in_front = |(x, y): (i64, i64)| view.view_coords(x, y).0 >= NEAR;
+    if !(in_front(c1) && in_front(c2)) {
+        return None;
+    }
+    let (g1, g2) = (view.guess(c1.0, c1.1), view.guess(c2.0, c2.1));
+    Some((g1.saturating_sub(3), (g2 + 4).min(width)))
 }
 
 /// The columns `[x0, x1)` (within `width`) whose rays pass between the
@@ -1807,6 +1842,66 @@ mod tests {
     use super::*;
     use crate::render::tests::{maps, views_from_things};
     use std::vec::Vec;
+
+    /// The box test by where the corners project takes in every column
+    /// the exact side tests give (it may take more, never fewer): corners
+    /// near and far, on the screen and off it, from the test maps'
+    /// things at several widths, with a column to spare (a range two
+    /// columns narrower each way misses some).
+    #[test]
+    fn the_rough_box_columns_hold_the_exact_ones() {
+        let bytes = maps().into_iter().next().expect("a test map").1;
+        let level = Level::load(&bytes).expect("the test map loads");
+        let cameras = views_from_things(&level, |_, _, _| true);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut compared, mut least_spare) = (0, usize::MAX);
+        for w in [1usize, 2, 3, 64, 320, 321, 1024] {
+            for cam in cameras.iter().take(12) {
+                let view = View::new(&level, cam, w, 200);
+                for _ in 0..3000 {
+                    // Corners up to 2^(10..26) units away (16.16 bits).
+                    let mut corner = || {
+                        let reach = 1i64 << (26 + next() % 17);
+                        let r = |v: u64| (v % (2 * reach as u64)) as i64 - reach;
+                        (r(next()), r(next()))
+                    };
+                    let (c1, c2) = (corner(), corner());
+                    let turn = c1.0 as i128 * c2.1 as i128 - c1.1 as i128 * c2.0 as i128;
+                    if turn >= 0 {
+                        continue;
+                    }
+                    let Some((r0, r1)) = box_columns_near(&view, c1, c2, w) else {
+                        continue;
+                    };
+                    let (x0, x1) = box_columns(&view, c1, c2, w);
+                    compared += 1;
+                    if x0 < x1 {
+                        assert!(
+                            r0 <= x0 && x1 <= r1,
+                            "{w} {c1:?} {c2:?}: {r0}..{r1} {x0}..{x1}"
+                        );
+                        // The columns to spare, where an end is not the
+                        // screen's.
+                        if r0 > 0 {
+                            least_spare = least_spare.min(x0 - r0);
+                        }
+                        if r1 < w {
+                            least_spare = least_spare.min(r1 - x1);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "{compared}");
+        // (31,500 compared: at least one column to spare each way.)
+        assert!(least_spare >= 1, "{least_spare}");
+    }
 
     /// The stepped ray table holds each column's [`View::ray`], at every
     /// width up to the widest and facings all round.
