@@ -1147,7 +1147,9 @@ fn box_columns(view: &impl Rays, c1: (i64, i64), c2: (i64, i64), width: usize) -
 /// least a map unit in front of the camera; `None` for nearer ones.
 /// There a corner's change of side is at its guess, the column before
 /// or the two after (the guess's roundings are far below a column's
-/// width), so two columns more each way hold the exact range.
+/// width): from three columns before the left corner's guess to four
+/// after the right one's holds the exact range, widened, with a column
+/// to spare.
 fn box_columns_near(
     view: &View<'_>,
     c1: (i64, i64),

@@ -916,6 +916,9 @@ impl Rays for View<'_> {
         self.edge_rays
     }
 
+    /// (More than a start here: the BSP walk's box test takes it, for
+    /// points a map unit or more in front, as within a column before
+    /// and two after the change of side; `bsp::box_columns_near`.)
     fn guess(&self, x: i64, y: i64) -> usize {
         // Where the point projects: k = side / depth, column
         // (k + 1) * width / 2.
