@@ -590,6 +590,20 @@ fn opaque_column<P: Copy, const N: usize>(
 mod tests {
     use super::*;
 
+    /// A wall texture (no clear texel) of `width` x `height` `pixels`,
+    /// column by column.
+    fn wall_texture(width: usize, height: usize, pixels: &[u8]) -> TextureView<'_> {
+        TextureView {
+            width: width as u16,
+            height: height as u16,
+            flags: 0,
+            transparent: 0,
+            left: 0,
+            top: 0,
+            pixels,
+        }
+    }
+
     /// A random run of rows `[y0, y1)` (not empty) in a column of `rows`.
     fn random_run(next: &mut impl FnMut() -> u64, rows: usize) -> (usize, usize) {
         let y0 = (next() % rows as u64) as usize;
@@ -805,15 +819,7 @@ mod tests {
         for (width, height) in sizes {
             let all: [u8; 16384] = core::array::from_fn(|i| (i * 13 % 251) as u8);
             let pixels = &all[..width * height];
-            let texture = TextureView {
-                width: width as u16,
-                height: height as u16,
-                flags: 0,
-                transparent: 0,
-                left: 0,
-                top: 0,
-                pixels,
-            };
+            let texture = wall_texture(width, height, pixels);
             let prepared = WallTexels::of(texture);
             let expect_prepared = width.is_power_of_two() && (height == 128 || height == 64);
             assert_eq!(
@@ -896,15 +902,7 @@ mod tests {
         let (stride, rows) = (3, 40);
         for (width, height) in [(64, 72), (16, 96), (32, 24), (8, 100), (4, 200), (3, 72)] {
             let pixels = &all[..width * height];
-            let texture = TextureView {
-                width: width as u16,
-                height: height as u16,
-                flags: 0,
-                transparent: 0,
-                left: 0,
-                top: 0,
-                pixels,
-            };
+            let texture = wall_texture(width, height, pixels);
             let texels = WallTexels::of(texture);
             for _ in 0..3000 {
                 let mut next = || crate::render::tests::xorshift(&mut seed);
