@@ -444,12 +444,27 @@ impl<'a> Planes<'a> {
                     None if prev == 0 => continue,
                     None => NONE,
                 };
-                for (i, &cur) in block.iter().enumerate() {
-                    if cur != prev {
-                        let x = b * BLOCK + i;
-                        make_spans(target, p, frame, &mut self.start, (prev, cur), x);
-                        prev = cur;
-                    }
+                // The columns whose run differs from the last column's,
+                // as a mask (compared side by side, not a branch a
+                // column: where runs change follows the picture), then
+                // visited by their bits.
+                let mut changes = (block[0] != prev) as u32;
+                for (i, pair) in block.windows(2).enumerate() {
+                    changes |= ((pair[1] != pair[0]) as u32) << (i + 1);
+                }
+                while changes != 0 {
+                    let i = changes.trailing_zeros() as usize;
+                    changes &= changes - 1;
+                    let cur = block.get(i).copied().unwrap_or(0);
+                    make_spans(
+                        target,
+                        p,
+                        frame,
+                        &mut self.start,
+                        (prev, cur),
+                        b * BLOCK + i,
+                    );
+                    prev = cur;
                 }
             }
             make_spans(
