@@ -296,6 +296,7 @@ fn render_sources_with<'a, P: Pixel>(
         planes: &mut planes,
         overlays: &mut overlays,
         defer: false,
+        floors_drawn: false,
         shades,
         sky_column: None,
         exact_segs,
@@ -505,6 +506,8 @@ fn bsp_walk<'a, P: Pixel>(
         shades: painter.shades,
     };
     painter.planes.draw_visplanes(visplanes, &mut target);
+    // So the sprites and see-through textures are drawn as they come.
+    painter.floors_drawn = true;
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     let mut sprites = ActiveSprites::new(visible);
@@ -566,6 +569,9 @@ struct Painter<'p, 'v, 'a, P> {
     /// column's go there.
     overlays: &'v mut HVec<Overlay, MAX_OVERLAYS>,
     defer: bool,
+    /// Every floor and ceiling is drawn already (the BSP walk's, after
+    /// its visplanes): see-through columns need not wait for them.
+    floors_drawn: bool,
     shades: &'v Shades<P>,
     /// The sky column for this screen column, once needed.
     sky_column: Option<i32>,
@@ -597,7 +603,8 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
         masked: &[Masked<'a>],
         visible: &mut [Visible<'a>],
     ) {
-        self.defer = self.overlays.len() + clips.len() + masked.len() <= MAX_OVERLAYS;
+        self.defer =
+            !self.floors_drawn && self.overlays.len() + clips.len() + masked.len() <= MAX_OVERLAYS;
         // Far to near: a see-through texture whose portal is in front of
         // a sprite (its step at most the sprite's slot) goes after it.
         clips.sort_unstable_by_key(|c| core::cmp::Reverse((c.slot, c.depth, c.index)));
