@@ -340,6 +340,14 @@ pub(crate) fn fill_flat<P: Copy>(pixels: &mut [P], stride: usize, run: FlatRun<P
 /// `u + i * du`, `v + i * dv` (26 fraction bits, wrapping; texel column
 /// from `u`, row from `v`), through `shade`.
 ///
+/// Both coordinates step in one 64-bit sum (DOOM steps its two in one
+/// 32-bit word, at 10 fraction bits): `v` in the high half, `u` in the
+/// low half, `du` added sign-extended. The low half is `u` exactly; the
+/// high half is `v` but for a carry (or borrow) each time `u` wraps past
+/// the flat's edge, one 2^-26th of a texel, which moves a pixel only
+/// where `v` lies that near a texel's edge (in Freedoom's maps, no pixel
+/// of the recorded views).
+///
 /// Two pixels a step. A span's length is as likely odd as even, so the
 /// usual odd pixel out, before or after the pairs, costs a branch that
 /// no predictor gets right half the time (a span is a few dozen pixels
@@ -351,29 +359,29 @@ pub(crate) fn fill_flat<P: Copy>(pixels: &mut [P], stride: usize, run: FlatRun<P
 #[inline(never)]
 pub(crate) fn flat_span<P: Copy>(
     row: &mut [P],
-    [mut u, mut v, du, dv]: [u32; 4],
+    [u, v, du, dv]: [u32; 4],
     flat: &[u8; 4096],
     shade: &[P; 256],
 ) {
-    let texel = |u: u32, v: u32| {
-        shade[flat[(((u >> 20) & (63 << 6)) | (v >> 26)) as usize & 4095] as usize]
-    };
+    // Column (the top 6 bits of `u`, bits 26..32) times 64, plus row
+    // (the top 6 bits of `v`).
+    let texel = |p: u64| shade[flat[((p >> 20) & (63 << 6) | p >> 58) as usize & 4095] as usize];
+    let mut p = (v as u64) << 32 | u as u64;
+    let step = ((dv as u64) << 32).wrapping_add(du as i32 as i64 as u64);
     let odd = row.len() & 1;
     let Some(first) = row.first_mut() else {
         return;
     };
-    *first = texel(u, v);
-    let skip = (odd as u32).wrapping_neg();
-    u = u.wrapping_add(du & skip);
-    v = v.wrapping_add(dv & skip);
-    let (du2, dv2) = (du.wrapping_mul(2), dv.wrapping_mul(2));
+    *first = texel(p);
+    let skip = (odd as u64).wrapping_neg();
+    p = p.wrapping_add(step & skip);
+    let step2 = step.wrapping_mul(2);
     for pair in row.get_mut(odd..).unwrap_or_default().chunks_exact_mut(2) {
         if let [a, b] = pair {
-            *a = texel(u, v);
-            *b = texel(u.wrapping_add(du), v.wrapping_add(dv));
+            *a = texel(p);
+            *b = texel(p.wrapping_add(step));
         }
-        u = u.wrapping_add(du2);
-        v = v.wrapping_add(dv2);
+        p = p.wrapping_add(step2);
     }
 }
 
