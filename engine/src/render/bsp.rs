@@ -144,16 +144,53 @@ pub(crate) struct MaskedWall {
 pub(crate) struct Scratch<'s> {
     pub(crate) walk: WalkState<'s>,
     pub(crate) visplanes: VisPlanes<'s>,
-    /// Each column's sky column once needed ([`UNKNOWN_SKY`] before; a
-    /// column's mirror is worked out with it, see
-    /// [`View::sky_column_pair`]): in
-    /// `-128..1152` (DOOM's 1024 a turn, from 45 degrees right of north
-    /// to 45 left of it past a full turn), so 16 bits hold it.
-    pub(crate) sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
+    /// Each column's sky column once needed (a column's mirror is worked
+    /// out with it, see [`View::sky_column_pair`]): in `-128..1152`
+    /// (DOOM's 1024 a turn, from 45 degrees right of north to 45 left of
+    /// it past a full turn), so 12 bits hold it; and the sky rows kept
+    /// for it ([`SkyColumn`]).
+    pub(crate) sky: &'s mut HVec<SkyColumn, MAX_SCREEN_WIDTH>,
 }
 
-/// A sky column not worked out yet.
-const UNKNOWN_SKY: i16 = i16::MIN;
+/// A screen column's sky, in 32 bits (the table is one a column, on the
+/// stack): its sky column (bits 20..32, offset by 2048; all set: not
+/// worked out yet) and the rows `[y0, y1)` of sky met in it and not
+/// drawn yet (bits 0..10 and 10..20; both 0: none; see
+/// [`Recorder::sky_rows`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct SkyColumn(u32);
+
+// Rows up to the screen's height fit 10 bits.
+const _: () = assert!(crate::config::MAX_SCREEN_HEIGHT < 1 << 10);
+
+impl SkyColumn {
+    /// No sky column worked out, no rows kept.
+    const UNKNOWN: SkyColumn = SkyColumn(0xfff << 20);
+
+    /// The sky column, if worked out.
+    fn column(self) -> Option<i32> {
+        let c = self.0 >> 20;
+        (c != 0xfff).then_some(c as i32 - 2048)
+    }
+
+    /// The same rows kept, with sky column `c` (in `-2048..2047`:
+    /// DOOM's sky columns are in `-128..1152`).
+    fn with_column(self, c: i32) -> SkyColumn {
+        let c = (c.clamp(-2048, 2046) + 2048) as u32;
+        SkyColumn(self.0 & 0xf_ffff | c << 20)
+    }
+
+    /// The rows kept (`(0, 0)`: none).
+    fn pending(self) -> (usize, usize) {
+        ((self.0 & 0x3ff) as usize, (self.0 >> 10 & 0x3ff) as usize)
+    }
+
+    /// The same sky column, with rows `(y0, y1)` kept instead.
+    fn with_pending(self, (y0, y1): (usize, usize)) -> SkyColumn {
+        let rows = (y0 as u32 & 0x3ff) | (y1 as u32 & 0x3ff) << 10;
+        SkyColumn(self.0 & !0xf_ffff | rows)
+    }
+}
 
 /// The bytes the BSP walk's tables take on the stack: [`Scratch`], the
 /// tables it borrows, and the walk's own [`NearSprites`].
@@ -169,7 +206,7 @@ pub(crate) const STACK_BYTES: usize = {
         + size_of::<HVec<VisPlane, MAX_VISPLANES>>()
         + size_of::<HVec<Cells, MAX_PLANE_BLOCKS>>()
         + size_of::<Current>()
-        + size_of::<HVec<i16, MAX_SCREEN_WIDTH>>()
+        + size_of::<HVec<SkyColumn, MAX_SCREEN_WIDTH>>()
         + size_of::<NearSprites>()
         + size_of::<RayTable>()
 };
@@ -189,7 +226,7 @@ impl<'s> Scratch<'s> {
         visplanes: &'s mut HVec<VisPlane, MAX_VISPLANES>,
         cells: &'s mut HVec<Cells, MAX_PLANE_BLOCKS>,
         current: &'s mut Current,
-        sky: &'s mut HVec<i16, MAX_SCREEN_WIDTH>,
+        sky: &'s mut HVec<SkyColumn, MAX_SCREEN_WIDTH>,
         rays: &'s mut RayTable,
     ) -> Scratch<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
@@ -222,7 +259,7 @@ impl<'s> Scratch<'s> {
         masked.clear();
         masked_windows.clear();
         sky.clear();
-        let _ = sky.resize(width, UNKNOWN_SKY);
+        let _ = sky.resize(width, SkyColumn::UNKNOWN);
         Scratch {
             walk: WalkState {
                 columns,
@@ -575,7 +612,7 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) planes: &'r mut Planes<'a>,
     pub(crate) visplanes: VisPlanes<'r>,
     /// Each column's sky column, once needed (see [`Scratch::sky`]).
-    pub(crate) sky: &'r mut [i16],
+    pub(crate) sky: &'r mut [SkyColumn],
     /// The column being drawn.
     pub(crate) x: usize,
     /// Whether each column's depth and texture column are worked out
@@ -590,27 +627,63 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         draw_background(self.pixels, self.stride, self.x, rows);
     }
 
-    /// The sky in rows `rows` of this column. (Not inlined: called from
-    /// the seg's column loop, whose registers it would crowd.)
+    /// The sky in rows `rows` of this column: kept, and drawn with the
+    /// rows of sky met next in the column when the two touch (the sky
+    /// ceilings of the sectors a column's ray crosses one after another
+    /// meet: one fill instead of one a sector), else drawn now. (Not
+    /// inlined: called from the seg's column loop, whose registers it
+    /// would crowd.)
     #[inline(never)]
-    fn sky_rows(&mut self, rows: (usize, usize)) {
+    fn sky_rows(&mut self, (y0, y1): (usize, usize)) {
         let x = self.x;
-        if self.sky.get(x) == Some(&UNKNOWN_SKY) {
-            // This column's and, for when it is needed, its mirror's.
-            let (here, mirror) = self.view.sky_column_pair(x);
-            let fit = |c: i32| c.clamp(-(1 << 14), 1 << 14) as i16;
-            if let Some(c) = self.sky.get_mut(x) {
-                *c = fit(here);
-            }
-            let m = (self.view.width as usize).wrapping_sub(1 + x);
-            if let Some(c) = self.sky.get_mut(m) {
-                *c = fit(mirror);
-            }
-        }
-        let Some(&column) = self.sky.get(x) else {
+        let Some(sky) = self.sky.get_mut(x) else {
             return;
         };
-        let column = column as i32;
+        let (k0, k1) = sky.pending();
+        let rows = if (k0, k1) == (0, 0) {
+            (y0, y1)
+        } else if k1 == y0 {
+            // Just below the kept rows.
+            (k0, y1)
+        } else if y1 == k0 {
+            // Just above.
+            (y0, k1)
+        } else {
+            // Apart: the kept rows drawn, these kept.
+            *sky = sky.with_pending((y0, y1));
+            return self.draw_sky_rows(x, (k0, k1));
+        };
+        *sky = sky.with_pending(rows);
+    }
+
+    /// Draws the sky rows still kept, in every column.
+    pub(crate) fn flush_sky(&mut self) {
+        for x in 0..self.sky.len() {
+            let rows = self.sky.get(x).map_or((0, 0), |s| s.pending());
+            if rows != (0, 0) {
+                self.draw_sky_rows(x, rows);
+            }
+        }
+    }
+
+    /// The sky in rows `rows` of column `x`.
+    fn draw_sky_rows(&mut self, x: usize, rows: (usize, usize)) {
+        let known = self.sky.get(x).and_then(|s| s.column());
+        let column = match known {
+            Some(c) => c,
+            None => {
+                // This column's and, for when it is needed, its mirror's.
+                let (here, mirror) = self.view.sky_column_pair(x);
+                if let Some(c) = self.sky.get_mut(x) {
+                    *c = c.with_column(here);
+                }
+                let m = (self.view.width as usize).wrapping_sub(1 + x);
+                if let Some(c) = self.sky.get_mut(m) {
+                    *c = c.with_column(mirror);
+                }
+                here.clamp(-2048, 2046)
+            }
+        };
         draw_sky(
             self.pixels,
             self.stride,
@@ -1930,6 +2003,24 @@ mod tests {
 
     /// A packed window gives back the rows and step it was made of, at
     /// every row of the tallest screen and every step.
+    #[test]
+    fn a_sky_column_keeps_its_column_and_rows_apart() {
+        let s = SkyColumn::UNKNOWN;
+        assert_eq!((s.column(), s.pending()), (None, (0, 0)));
+        let s = s.with_pending((3, crate::config::MAX_SCREEN_HEIGHT));
+        assert_eq!(s.column(), None);
+        for c in [-128, -1, 0, 1, 1151, 2046] {
+            let t = s.with_column(c);
+            assert_eq!(t.column(), Some(c));
+            assert_eq!(t.pending(), (3, crate::config::MAX_SCREEN_HEIGHT));
+            let u = t.with_pending((0, 0));
+            assert_eq!((u.column(), u.pending()), (Some(c), (0, 0)));
+        }
+        // Out of range: clamped, never the marker of no column.
+        assert_eq!(s.with_column(5000).column(), Some(2046));
+        assert_eq!(s.with_column(-5000).column(), Some(-2048));
+    }
+
     #[test]
     fn windows_keep_their_rows_and_step() {
         let rows = 0..=crate::config::MAX_SCREEN_HEIGHT as i16;

@@ -498,6 +498,7 @@ fn bsp_walk<'a, P: Pixel>(
     bsp::walk(
         level, view, bsp_view, cache, &mut rec, state, visible, stats,
     );
+    rec.flush_sky();
     // The floors and ceilings, before what is drawn over them.
     let mut target = planes::Target {
         pixels: &mut *painter.pixels,
