@@ -2001,8 +2001,8 @@ mod tests {
         assert!(tested > 1_000_000);
     }
 
-    /// A packed window gives back the rows and step it was made of, at
-    /// every row of the tallest screen and every step.
+    /// A column's sky column and its kept rows, packed in one word, come
+    /// back as they were put in, whichever was set last.
     #[test]
     fn a_sky_column_keeps_its_column_and_rows_apart() {
         let s = SkyColumn::UNKNOWN;
@@ -2021,6 +2021,8 @@ mod tests {
         assert_eq!(s.with_column(-5000).column(), Some(-2048));
     }
 
+    /// A packed window gives back the rows and step it was made of, at
+    /// every row of the tallest screen and every step.
     #[test]
     fn windows_keep_their_rows_and_step() {
         let rows = 0..=crate::config::MAX_SCREEN_HEIGHT as i16;

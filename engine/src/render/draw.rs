@@ -345,8 +345,8 @@ pub(crate) fn fill_flat<P: Copy>(pixels: &mut [P], stride: usize, run: FlatRun<P
 /// low half, `du` added sign-extended. The low half is `u` exactly; the
 /// high half is `v` but for a carry (or borrow) each time `u` wraps past
 /// the flat's edge, one 2^-26th of a texel, which moves a pixel only
-/// where `v` lies that near a texel's edge (in Freedoom's maps, no pixel
-/// of the recorded views).
+/// where `v` lies that near a texel's edge (of the 2.9e8 pixels of
+/// `scripts/digest`'s Freedoom views, one).
 ///
 /// Two pixels a step. A span's length is as likely odd as even, so the
 /// usual odd pixel out, before or after the pairs, costs a branch that
