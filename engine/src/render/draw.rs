@@ -185,6 +185,53 @@ impl MaskedRun {
     }
 }
 
+impl MaskedRun {
+    /// The screen rows `[first, end)` (clamped to `0..=i16::MAX`) where a
+    /// texture `height` rows tall drawn once down a column shows, when
+    /// screen row `y` sees its texel row `v0 + y * step` (16.16; `step`
+    /// as [`MaskedRun::once`] takes it): whatever a column's window, what
+    /// `once` keeps of it is its overlap with these rows. A sprite's are
+    /// the same in all its columns (one depth, one step), so they are
+    /// worked out once for it ([`MaskedRun::shown`]), not with two
+    /// divisions in each of its columns.
+    pub(crate) fn shown_rows(v0: i64, step: i64, height: u16) -> (i16, i16) {
+        let wrap = (height as i64) << 16;
+        let step = step.max(1);
+        if step >= 1 << 31 {
+            return (0, 0);
+        }
+        // The first row at or below row 0 inside the texture, and the
+        // first past it.
+        let row = |v: i64| if v0 >= v { 0 } else { div_ceil(v - v0, step) };
+        let fit = |y: i64| y.clamp(0, i16::MAX as i64) as i16;
+        (fit(row(0)), fit(row(wrap)))
+    }
+
+    /// [`MaskedRun::once`] for rows `[y0, y1)` of column `x`, from the
+    /// rows [`MaskedRun::shown_rows`] gave for the same `v0` (the texel
+    /// row of screen row 0, not of `y0`) and `step`.
+    pub(crate) fn shown(
+        x: usize,
+        (y0, y1): (usize, usize),
+        (first, end): (i16, i16),
+        v0: i64,
+        step: i64,
+    ) -> Option<Self> {
+        let (a, b) = (y0.max(first as usize), y1.min(end as usize));
+        if a >= b {
+            return None;
+        }
+        let step = step.max(1);
+        Some(MaskedRun {
+            x,
+            y0: a,
+            y1: b,
+            frac: v0.wrapping_add((a as i64).wrapping_mul(step)) as u32,
+            step: step as u32,
+        })
+    }
+}
+
 /// A wall texture's columns as the wall column loop reads them, prepared
 /// once a seg rather than in every column: for the usual textures (128
 /// or 64 rows, a power-of-two width) a column is one masked index into
@@ -766,6 +813,48 @@ mod tests {
         let run = ColumnRun::tiled(0, 0, 4, 0, 4 << 16, 3);
         fill_column(&mut px, 1, run, b"abc", &core::array::from_fn(|i| i as u8));
         assert_eq!(&px[..4], b"abca");
+    }
+
+    /// A sprite's rows worked out once give each column's run exactly as
+    /// `once` gives it from the column's own first row: windows, texel
+    /// rows and steps over the ranges the renderer uses, and past them.
+    #[test]
+    fn shown_rows_give_what_once_gives() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut runs = 0;
+        for _ in 0..200_000 {
+            let height = [1, 4, 64, 72, 128, 200, 4096][next(7) as usize];
+            let step = match next(4) {
+                0 => 1 + next(1 << 8) as i64,
+                1 => 1 + next(1 << 17) as i64,
+                2 => 1 + next(1 << 24) as i64,
+                _ => (1 << 31) - 2 + next(4) as i64,
+            };
+            // Mostly near the texture's rows (below 2^28 in 16.16 for
+            // 4096 rows), sometimes far off.
+            let v0 = match next(4) {
+                0 => next(1 << 34) as i64 - (1 << 33),
+                _ => next(1 << 29) as i64 - (1 << 28) - (next(769) as i64 * step),
+            };
+            let y1 = next(769) as usize;
+            let y0 = next(y1 as u64 + 1) as usize;
+            let shown = MaskedRun::shown_rows(v0, step, height);
+            let got = MaskedRun::shown(5, (y0, y1), shown, v0, step);
+            let want = MaskedRun::once(5, y0, y1, v0 + y0 as i64 * step, step, height);
+            assert_eq!(
+                got, want,
+                "v0 {v0} step {step} height {height} rows {y0}..{y1}"
+            );
+            runs += want.is_some() as u32;
+        }
+        // Enough of them show something for the comparison to mean much.
+        assert!(runs > 10_000, "{runs}");
     }
 
     #[test]

@@ -798,15 +798,17 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
         if top >= bottom {
             return;
         }
-        let (v_top, v_level) = v.lit(level, self.view);
+        let (v_top, v_level, shown) = v.lit(level, self.view);
         // Where this column's ray passes the sprite's plane, from the
         // texture's left edge, in texels.
         let side = (self.view.slope(self.x) * v.depth) >> 16;
         let column = ((side - v.left) >> 16).clamp(0, v.texture.width as i64 - 1) as i32;
         let step = self.view.per_row(v.depth);
         let (y0, y1) = (top as usize, bottom as usize);
-        let v0 = self.view.texel_row(v_top, step, y0);
-        if let Some(run) = MaskedRun::once(self.x, y0, y1, v0, step, v.texture.height) {
+        // (The texel row of screen row 0: the rows are worked out once a
+        // sprite, by `Visible::lit`.)
+        let v0 = self.view.texel_row(v_top, step, 0);
+        if let Some(run) = MaskedRun::shown(self.x, (y0, y1), shown, v0, step) {
             let texture = v.texture;
             self.overlay(run, column, c.index as u16, true, v_level, &texture);
         }

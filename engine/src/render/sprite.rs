@@ -11,6 +11,7 @@
 use heapless::binary_heap::{BinaryHeap, Max};
 use heapless::Vec as HVec;
 
+use super::draw::MaskedRun;
 use super::light;
 use super::portal::View;
 use super::RenderStats;
@@ -138,19 +139,21 @@ pub(crate) struct Visible<'a> {
     pos: Vec2,
     z: Option<Fx>,
     sector: Option<SectorId>,
-    /// Height of texture row 0 above the eye (16.16 bits) and light
-    /// level, once worked out.
-    lit: Option<(i64, usize)>,
+    /// Height of texture row 0 above the eye (16.16 bits), light level
+    /// and the screen rows the texture spans, once worked out.
+    lit: Option<(i64, u8, (i16, i16))>,
 }
 
 impl Visible<'_> {
-    /// The height of texture row 0 above the eye (16.16 bits) and the
-    /// light level: from the sector the sprite stands in, which is found
-    /// (by point location, for decorations) only for sprites that some
-    /// column actually shows.
-    pub(crate) fn lit(&mut self, level: &Level<'_>, view: &View<'_>) -> (i64, usize) {
-        if let Some(lit) = self.lit {
-            return lit;
+    /// The height of texture row 0 above the eye (16.16 bits), the light
+    /// level and the screen rows the texture spans in every column
+    /// ([`MaskedRun::shown_rows`], for the texel rows of
+    /// [`View::texel_row`] at [`View::per_row`] of its depth): from the
+    /// sector the sprite stands in, which is found (by point location,
+    /// for decorations) only for sprites that some column actually shows.
+    pub(crate) fn lit(&mut self, level: &Level<'_>, view: &View<'_>) -> (i64, usize, (i16, i16)) {
+        if let Some((top, light, rows)) = self.lit {
+            return (top, light as usize, rows);
         }
         let sector = self.sector.or_else(|| level.locate(self.pos));
         let here = sector
@@ -158,12 +161,12 @@ impl Visible<'_> {
             .map(|s| level.sector(s));
         let z = self.z.unwrap_or(here.map_or(Fx::ZERO, |h| h.floor));
         let light_number = here.map_or(light::number(255, 0), |h| light::number(h.light, 0));
-        let lit = (
-            z.to_bits() as i64 + ((self.texture.top as i64) << 16) - view.eye,
-            light::by_scale(light_number, self.depth),
-        );
-        self.lit = Some(lit);
-        lit
+        let top = z.to_bits() as i64 + ((self.texture.top as i64) << 16) - view.eye;
+        let level = light::by_scale(light_number, self.depth).min(u8::MAX as usize) as u8;
+        let step = view.per_row(self.depth);
+        let rows = MaskedRun::shown_rows(view.texel_row(top, step, 0), step, self.texture.height);
+        self.lit = Some((top, level, rows));
+        (top, level as usize, rows)
     }
 }
 
