@@ -627,12 +627,13 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         draw_background(self.pixels, self.stride, self.x, rows);
     }
 
-    /// The sky in rows `rows` of this column: kept, and drawn with the
+    /// The sky in rows `rows` of this column: kept, and grown by the
     /// rows of sky met next in the column when the two touch (the sky
     /// ceilings of the sectors a column's ray crosses one after another
-    /// meet: one fill instead of one a sector), else drawn now. (Not
-    /// inlined: called from the seg's column loop, whose registers it
-    /// would crowd.)
+    /// meet: one fill instead of one a sector); rows apart from the kept
+    /// ones draw those and are kept instead ([`Recorder::flush_sky`]
+    /// draws what is left). (Not inlined: called from the seg's column
+    /// loop, whose registers it would crowd.)
     #[inline(never)]
     fn sky_rows(&mut self, (y0, y1): (usize, usize)) {
         let x = self.x;
@@ -1929,12 +1930,7 @@ mod tests {
         let level = Level::load(&bytes).expect("the test map loads");
         let cameras = views_from_things(&level, |_, _, _| true);
         let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = move || crate::render::tests::xorshift(&mut seed);
         let (mut compared, mut least_spare) = (0, usize::MAX);
         for w in [1usize, 2, 3, 64, 320, 321, 1024] {
             for cam in cameras.iter().take(12) {

@@ -183,9 +183,7 @@ impl MaskedRun {
             step: step as u32,
         })
     }
-}
 
-impl MaskedRun {
     /// The screen rows `[first, end)` (clamped to `0..=i16::MAX`) where a
     /// texture `height` rows tall drawn once down a column shows, when
     /// screen row `y` sees its texel row `v0 + y * step` (16.16; `step`
@@ -821,12 +819,7 @@ mod tests {
     #[test]
     fn shown_rows_give_what_once_gives() {
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = |n: u64| crate::render::tests::xorshift(&mut seed) % n;
         let mut runs = 0;
         for _ in 0..200_000 {
             let height = [1, 4, 64, 72, 128, 200, 4096][next(7) as usize];

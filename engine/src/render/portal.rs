@@ -225,7 +225,7 @@ impl<'a> View<'a> {
     pub(crate) fn per_row(&self, depth: i64) -> i64 {
         let n = depth.saturating_mul(2);
         let q = if (0..1 << 42).contains(&n) {
-            ((n as u128 * self.per_row_magic) >> 64) as i64
+            self.per_row_within(depth)
         } else {
             n / self.width
         };
