@@ -470,6 +470,11 @@ impl WalkState<'_> {
         }
     }
 
+    /// Whether visible sprite `i` has windows (see [`Walker::arrive`]).
+    pub(crate) fn has_windows(&self, i: usize) -> bool {
+        self.sprite_first.get(i).is_some_and(|&f| f != NONE)
+    }
+
     /// The clip window of visible sprite `i` in column `x` (all rows, no
     /// step, if no wall hides it there); `None` if it was not kept.
     fn sprite_window(&self, i: usize, v: &Visible<'_>, x: usize, height: i64) -> Option<Window> {
@@ -483,6 +488,52 @@ impl WalkState<'_> {
         } else {
             *w
         })
+    }
+}
+
+/// A switch for tests: every sprite arrives before the first seg (see
+/// [`Walker::arrive`]), to check that arriving late changes no pixel.
+#[cfg(not(test))]
+mod eager {
+    /// Never, outside tests.
+    #[inline(always)]
+    pub(super) fn always() -> bool {
+        false
+    }
+}
+
+/// A switch for tests: every sprite arrives before the first seg (see
+/// [`Walker::arrive`]), to check that arriving late changes no pixel.
+#[cfg(test)]
+pub(crate) mod eager {
+    extern crate std;
+
+    std::thread_local! {
+        static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    /// Whether every sprite arrives at the start on this thread.
+    pub(crate) fn always() -> bool {
+        ALWAYS.with(|a| a.get())
+    }
+
+    /// Sets [`always`] for this thread.
+    pub(crate) fn set(on: bool) {
+        ALWAYS.with(|a| a.set(on));
+    }
+
+    std::thread_local! {
+        static KEPT: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    }
+
+    /// The window columns the last walk on this thread kept for sprites.
+    pub(crate) fn kept() -> usize {
+        KEPT.with(|k| k.get())
+    }
+
+    /// Sets [`kept`].
+    pub(crate) fn set_kept(n: usize) {
+        KEPT.with(|k| k.set(n));
     }
 }
 
@@ -501,8 +552,8 @@ fn reserve<const N: usize>(pool: &mut HVec<Window, N>, n: usize, fill: Window) -
 
 /// The sprites' clip windows and see-through textures of column `x`, as
 /// the column walk would have left them: `clips` for the sprites covering
-/// it (those whose windows were not kept were counted as dropped), and
-/// `masked` nearest first.
+/// it (of those with windows: the rest show nowhere, or were counted as
+/// dropped), and `masked` nearest first.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn column_overlays<'a>(
     level: &Level<'a>,
@@ -723,31 +774,9 @@ pub(crate) fn walk<'a, P: Pixel>(
     stats: &mut RenderStats,
 ) {
     let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
-    let height = view.height as i16;
-    // Room for each visible sprite's windows.
-    let open = Window::new(0, height, -1);
-    for (i, v) in visible.iter().enumerate() {
-        let n = v.x1.saturating_sub(v.x0);
-        match reserve(scratch.windows, n, open) {
-            Some(first) => {
-                if let Some(f) = scratch.sprite_first.get_mut(i) {
-                    *f = first;
-                }
-            }
-            None => {
-                stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
-                stats.sprites_drawn = stats.sprites_drawn.saturating_sub(1);
-            }
-        }
-    }
-    let kept = visible
-        .iter()
-        .zip(scratch.sprite_first)
-        .map(|(v, first)| match first {
-            NONE => (0, 0),
-            _ => (v.x0, v.x1),
-        });
-    let near = NearSprites::new(kept);
+    // Every visible sprite may show; none has windows yet (see
+    // `Walker::arrive`).
+    let near = NearSprites::new(visible.iter().map(|v| (v.x0, v.x1)));
     let mut w = Walker {
         level,
         view,
@@ -755,9 +784,15 @@ pub(crate) fn walk<'a, P: Pixel>(
         scratch,
         visible,
         near,
+        arrived: 0,
         stats,
         width,
     };
+    if eager::always() {
+        for k in 0..visible.len() {
+            w.arrive(k);
+        }
+    }
     // Nearer sides first; each pending far side waits on the stack with
     // its node (the depth was bounded at load, so it fits).
     let mut stack: HVec<(u16, usize), { MAX_BSP_DEPTH + 1 }> = HVec::new();
@@ -796,6 +831,20 @@ pub(crate) fn walk<'a, P: Pixel>(
             None => break,
         }
     }
+    // A sprite that no seg left in front of it never arrived: every seg
+    // across its columns hid it, and each column's last such seg left it
+    // the window the column ends with. (Where all its columns are
+    // closed, it shows nowhere: no windows needed.)
+    for k in 0..w.visible.len() {
+        let Some(v) = w.visible.get(k) else {
+            break;
+        };
+        if w.arrived >> k & 1 == 0 && w.scratch.first_open(v.x0) < v.x1 {
+            w.arrive(k);
+        }
+    }
+    #[cfg(test)]
+    eager::set_kept(w.scratch.windows.len());
     // What no wall closed shows the background, as where the column
     // walk's ray leaves the map.
     for x in 0..width {
@@ -829,6 +878,8 @@ struct Walker<'w, 's, 'a> {
     visible: &'w [Visible<'a>],
     /// Which of them each block of columns may show.
     near: NearSprites,
+    /// Which of them have arrived (a bit each; see [`Walker::arrive`]).
+    arrived: u128,
     stats: &'w mut RenderStats,
     width: usize,
 }
@@ -842,8 +893,7 @@ struct Walker<'w, 's, 'a> {
 /// masks take 2 KiB.
 const SPRITE_BLOCK: usize = 8;
 
-/// The visible sprites with windows kept, by blocks of [`SPRITE_BLOCK`]
-/// columns: bit `k` of a block's mask says sprite `k` covers a column of
+/// The visible sprites, by blocks of [`SPRITE_BLOCK`] columns: bit `k` of a block's mask says sprite `k` covers a column of
 /// it. A seg tests only the sprites its blocks may show (a frame has
 /// tens of sprites and hundreds of segs, and the test of each pair was
 /// a branch the predictor often missed: on MAP12's turn, 700 of its
@@ -856,8 +906,7 @@ struct NearSprites {
 const _: () = assert!(crate::render::MAX_VISIBLE_SPRITES <= u128::BITS as usize);
 
 impl NearSprites {
-    /// Sprite `k` covers the `k`th columns `[x0, x1)` (empty: none, as for
-    /// a sprite whose windows were not kept).
+    /// Sprite `k` covers the `k`th columns `[x0, x1)` (empty: none).
     fn new(columns: impl IntoIterator<Item = (usize, usize)>) -> NearSprites {
         let mut blocks = [0u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)];
         for (k, (x0, x1)) in columns.into_iter().enumerate() {
@@ -885,6 +934,47 @@ impl NearSprites {
 }
 
 impl<'a> Walker<'_, '_, 'a> {
+    /// Visible sprite `k` arrives: its clip windows, from here on kept
+    /// seg by seg, start as its columns are now. A sprite's window in a
+    /// column is what the last seg across the column that hides it left
+    /// there; while every seg across its columns hides it, that is the
+    /// column as it is, so the walk keeps no windows for it and copies
+    /// none: it arrives at the first seg across its columns that does
+    /// not hide it (before that seg is drawn), or after the walk if some
+    /// column shows it. The pictures are the same (a test checks); most
+    /// sprites in view on a large map stand behind walls and never
+    /// arrive (the windows copied seg after seg for them took 5% of the
+    /// MAP10 turn's time; the test views of E2M3 keep a quarter of the
+    /// window columns they kept from the start). One that does not fit
+    /// the pool is dropped (and counted).
+    fn arrive(&mut self, k: usize) {
+        if k >= u128::BITS as usize {
+            return;
+        }
+        self.arrived |= 1 << k;
+        let sc = &mut *self.scratch;
+        let Some(v) = self.visible.get(k) else {
+            return;
+        };
+        let first = sc.windows.len();
+        let (Some(columns), Some(slot)) = (sc.columns.get(v.x0..v.x1), sc.sprite_first.get_mut(k))
+        else {
+            return;
+        };
+        if first + columns.len() > MAX_SPRITE_COLUMNS {
+            let stats = &mut *self.stats;
+            stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
+            stats.sprites_drawn = stats.sprites_drawn.saturating_sub(1);
+            return;
+        }
+        for c in columns {
+            let _ = sc
+                .windows
+                .push(Window::new(c.top, c.bottom, c.steps as i16 - 1));
+        }
+        *slot = first as u16;
+    }
+
     /// Whether any open column may see into box `b` (DOOM's
     /// `R_CheckBBox`): the columns between the two corners that bound it
     /// as seen from the camera, by the exact side tests, one column wider
@@ -998,8 +1088,13 @@ impl<'a> Walker<'_, '_, 'a> {
                 slot: -1,
                 index: k as u8,
             };
+            let arrived = self.arrived >> k & 1 != 0;
             if prep.occluder.hides(&probe, || ends) {
-                let _ = hidden.push(k as u8);
+                if arrived {
+                    let _ = hidden.push(k as u8);
+                }
+            } else if !arrived {
+                self.arrive(k);
             }
         }
         let columns = (x, x1 - 1);

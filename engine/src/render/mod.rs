@@ -327,9 +327,15 @@ struct ActiveSprites {
 
 impl ActiveSprites {
     fn new(visible: &[Visible<'_>]) -> ActiveSprites {
+        ActiveSprites::of(visible, |_| true)
+    }
+
+    /// Those of `visible` that `keep` keeps.
+    fn of(visible: &[Visible<'_>], keep: impl Fn(usize) -> bool) -> ActiveSprites {
         let mut order: HVec<u32, MAX_VISIBLE_SPRITES> = visible
             .iter()
             .enumerate()
+            .filter(|&(i, _)| keep(i))
             .map(|(i, v)| ((v.x0 as u32) << 8) | i as u32)
             .collect();
         order.sort_unstable();
@@ -511,7 +517,8 @@ fn bsp_walk<'a, P: Pixel>(
     painter.floors_drawn = true;
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
-    let mut sprites = ActiveSprites::new(visible);
+    // Only the sprites the walk kept windows for may show.
+    let mut sprites = ActiveSprites::of(visible, |i| state.has_windows(i));
     for x in 0..view.width as usize {
         masked.clear();
         clips.clear();
@@ -1056,6 +1063,56 @@ mod tests {
                 views.len()
             );
         }
+    }
+
+    /// A sprite's clip windows start when the BSP walk first meets a seg
+    /// across its columns that does not hide it (see `bsp::Walker::
+    /// arrive`): the pictures are those of every sprite's windows kept
+    /// from the first seg on, sprites (the maps' decorations) and
+    /// see-through textures included, views from every thing's spot in
+    /// eight directions. And sprites do arrive late: with windows from
+    /// the start, more window columns are kept.
+    #[test]
+    fn sprites_arriving_late_change_no_pixel() {
+        let (w, h) = (160, 100);
+        let mut total = [0usize; 2];
+        for (name, bytes) in maps() {
+            let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let shades = Shades::<u32>::for_map(level.map());
+            let views = views_from_things(&level, |_, _, _| true);
+            let shot = |cam: &Camera, eager: bool| {
+                bsp::eager::set(eager);
+                let mut pixels = vec![0u32; w * h];
+                let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
+                let sources = sprite::decorations(&level);
+                let stats = render_sources_by(&level, cam, &shades, sources, &mut frame, Walk::Bsp);
+                bsp::eager::set(false);
+                (pixels, stats, bsp::eager::kept())
+            };
+            let (mut sprites, mut kept) = (0u64, [0usize; 2]);
+            for (i, cam) in views.iter().enumerate() {
+                let ((late, s1, k1), (early, s2, k2)) = (shot(cam, false), shot(cam, true));
+                let differ = late.iter().zip(&early).filter(|(a, b)| a != b).count();
+                assert_eq!(
+                    differ, 0,
+                    "{name}, view {i} ({cam:?}): {differ} pixels differ"
+                );
+                assert_eq!(s1, s2, "{name}, view {i}");
+                sprites += s1.sprites_drawn as u64;
+                kept[0] += k1;
+                kept[1] += k2;
+            }
+            std::println!(
+                "{name}: {} views, {sprites} sprites, window columns kept {} late / {} early",
+                views.len(),
+                kept[0],
+                kept[1]
+            );
+            total[0] += kept[0];
+            total[1] += kept[1];
+        }
+        // Arriving late saves most of the windows.
+        assert!(total[0] * 2 < total[1], "{total:?}");
     }
 
     /// The BSP walk, its segs' depths and texture columns worked out
