@@ -112,6 +112,20 @@ impl Window {
     }
 }
 
+/// Where a see-through wall's columns meet it: stepped across the seg's
+/// columns as its wall parts are (where they are: a column's texture and
+/// light then a column off the exact ones now and then, as a wall's),
+/// or worked out exactly in each column from the wall's ends (the ray's
+/// exit, a division a column).
+#[derive(Copy, Clone, Debug)]
+enum MaskedAt {
+    /// [`DepthStep`]'s steps from the wall's first see-through column
+    /// (its `x0` and `length` are the [`MaskedWall`]'s: the table of
+    /// walls stays as large as with the ends alone).
+    Stepped(Steps),
+    Exact(Ends),
+}
+
 /// A wall with a see-through middle texture, seen from one side: how to
 /// work out its texture column by column again (what [`see_through`]
 /// needs of its [`Prepared`]), and where its columns' windows are in the
@@ -123,8 +137,7 @@ pub(crate) struct MaskedWall {
     front: bool,
     length: crate::math::Fx,
     x_offset: i32,
-    ends: Ends,
-    cross: i128,
+    at: MaskedAt,
     /// Its columns `[x0, x1)`, their windows from `first` in the pool.
     x0: u16,
     x1: u16,
@@ -602,12 +615,26 @@ pub(crate) fn column_overlays<'a>(
             continue;
         }
         let front = m.front;
-        let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
-        let Some(hit) = exit_depth(dx, dy, &m.ends, front, !front, || m.cross) else {
-            continue;
+        let met = match &m.at {
+            MaskedAt::Stepped(steps) => {
+                let a = steps.from(m.x0 as usize, m.length);
+                let depth = a.depth(x);
+                let scale_step = light::scale_step_of_recip(a.recip(x));
+                (depth, a.along(x, depth), scale_step)
+            }
+            MaskedAt::Exact(ends) => {
+                let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
+                let Some(hit) = exit_depth(dx, dy, ends, front, !front, || ends.cross()) else {
+                    continue;
+                };
+                let depth = hit.depth.bits();
+                let inv = Inverse::of(depth);
+                let scale_step = inv.divide(light::SCALE_NUMERATOR as u64) as usize;
+                (depth, hit.along(m.length), scale_step)
+            }
         };
         let rows = (w.top() as usize, w.bottom() as usize);
-        if let Some(mk) = see_through(level, cache, m, &hit, rows, w.step() as i32) {
+        if let Some(mk) = see_through(level, cache, m, met, rows, w.step() as i32) {
             if masked.push(mk).is_err() {
                 stats.masked_dropped = stats.masked_dropped.saturating_add(1);
             }
@@ -615,14 +642,15 @@ pub(crate) fn column_overlays<'a>(
     }
 }
 
-/// The see-through middle texture of the wall `m` met at `hit`, over
-/// rows `rows` of the opening, crossed at walk step `step` (what the
+/// The see-through middle texture of the wall `m` met at depth `depth`,
+/// distance `along` it (16.16 bits) and light scale step `scale_step`,
+/// over rows `rows` of the opening, crossed at walk step `step` (what the
 /// column walk records); `None` if its texture is missing.
 fn see_through<'a>(
     level: &Level<'a>,
     cache: &SectorCache<'a>,
     m: &MaskedWall,
-    hit: &Hit,
+    (depth, along, scale_step): (i64, i64, usize),
     (y0, y1): (usize, usize),
     step: i32,
 ) -> Option<Masked<'a>> {
@@ -630,12 +658,7 @@ fn see_through<'a>(
     let texture = cache
         .kept_texture(part.slot)
         .or_else(|| level.map().texture(part.texture))?;
-    let depth = hit.depth.bits();
-    let inv = Inverse::of(depth);
-    let lit = light::by_step(
-        m.wall_light as usize,
-        inv.divide(light::SCALE_NUMERATOR as u64),
-    );
+    let lit = light::by_step(m.wall_light as usize, scale_step as u64);
     Some(Masked {
         y0,
         y1,
@@ -644,7 +667,7 @@ fn see_through<'a>(
         tex: TexSpan {
             texture,
             id: part.texture,
-            u: hit.along(m.length) + m.x_offset as i64,
+            u: along + m.x_offset as i64,
             top: part.top,
         },
         step,
@@ -1118,7 +1141,9 @@ impl<'a> Walker<'_, '_, 'a> {
             id,
             columns: (x, x1),
             ends,
-            cross,
+            // (As the column loop below steps them: only with rows
+            // stepped too.)
+            across: across.filter(|_| stepped.is_some()),
         };
         // Four copies of the column loop, so that the usual ones carry
         // nothing of the others: stepped depths (where both ends were
@@ -1199,7 +1224,8 @@ impl<'a> Walker<'_, '_, 'a> {
             id,
             columns: (mut x, x1),
             ends,
-            cross,
+            across,
+            ..
         } = *span;
         let cache: &SectorCache<'a> = self.cache;
         let sc = &mut *self.scratch;
@@ -1265,8 +1291,10 @@ impl<'a> Walker<'_, '_, 'a> {
                             front: prep.front,
                             length: prep.length,
                             x_offset: prep.x_offset,
-                            ends,
-                            cross,
+                            at: match across {
+                                Some(a) => MaskedAt::Stepped(a.steps_from(x)),
+                                None => MaskedAt::Exact(ends),
+                            },
                             x0: x as u16,
                             x1: x1 as u16,
                             first,
@@ -1483,7 +1511,48 @@ struct DepthStep {
     length: i64,
 }
 
+/// A [`DepthStep`]'s values at its first column and steps, without the
+/// column and the length.
+#[derive(Copy, Clone, Debug)]
+struct Steps {
+    recip: i64,
+    recip_step: i64,
+    foot: i64,
+    run: i64,
+    run_step: i64,
+}
+
+impl Steps {
+    /// The stepping these steps give from column `x0`, for a wall
+    /// `length` long.
+    #[inline]
+    fn from(&self, x0: usize, length: crate::math::Fx) -> DepthStep {
+        DepthStep {
+            x0,
+            recip: self.recip,
+            recip_step: self.recip_step,
+            foot: self.foot,
+            run: self.run,
+            run_step: self.run_step,
+            length: length.to_bits().max(0) as i64,
+        }
+    }
+}
+
 impl DepthStep {
+    /// The same stepping from column `x` on (at or after `x0`): its
+    /// values there, by the same sums as the columns take.
+    fn steps_from(&self, x: usize) -> Steps {
+        let k = x.wrapping_sub(self.x0) as i64;
+        Steps {
+            recip: self.recip.wrapping_add(k.wrapping_mul(self.recip_step)),
+            recip_step: self.recip_step,
+            foot: self.foot,
+            run: self.run.wrapping_add(k.wrapping_mul(self.run_step)),
+            run_step: self.run_step,
+        }
+    }
+
     /// Stepping for columns `x0..=x1` of the wall with ends `ends`, seen
     /// from its front (`front`) or back, `length` long, met there at
     /// `hits`; `None` for one column, or where the length does not fit
@@ -1861,7 +1930,8 @@ struct SegSpan {
     /// The first open column and the end, `[x, x1)`.
     columns: (usize, usize),
     ends: Ends,
-    cross: i128,
+    /// The wall's depths stepped across those columns, if they are.
+    across: Option<DepthStep>,
 }
 
 /// A column's wall depth, light level and texture column, once worked
