@@ -1141,10 +1141,8 @@ impl<'a> Walker<'_, '_, 'a> {
             id,
             columns: (x, x1),
             ends,
-            // (As the column loop below steps them: only with rows
-            // stepped too.)
-            across: across.filter(|_| stepped.is_some()),
         };
+        let masked_before = self.scratch.masked.len();
         // Four copies of the column loop, so that the usual ones carry
         // nothing of the others: stepped depths (where both ends were
         // met: all but a handful of a frame's columns) for one-sided
@@ -1178,6 +1176,14 @@ impl<'a> Walker<'_, '_, 'a> {
             }),
         }
         let sc = &mut *self.scratch;
+        // Its see-through texture's columns stepped as its walls' were
+        // (set here, not in the column loop, which then carries nothing
+        // of it).
+        if let (Some(a), Some(_)) = (&across, &stepped) {
+            for m in sc.masked.get_mut(masked_before..).unwrap_or_default() {
+                m.at = MaskedAt::Stepped(a.steps_from(m.x0 as usize));
+            }
+        }
         // The windows this seg left the sprites it hides, in the columns
         // its wall crossed: those whose wall last crossed is its own (a
         // ray crosses a wall once; a column another seg of the wall
@@ -1224,7 +1230,6 @@ impl<'a> Walker<'_, '_, 'a> {
             id,
             columns: (mut x, x1),
             ends,
-            across,
             ..
         } = *span;
         let cache: &SectorCache<'a> = self.cache;
@@ -1281,26 +1286,8 @@ impl<'a> Walker<'_, '_, 'a> {
                 crossed_portals += 1;
             }
             if let Some((y0, y1)) = crossed.see_through {
-                if masked_wall.is_none() && !sc.masked.is_full() {
-                    let unused = Window::new(0, 0, -1);
-                    if let Some(first) = reserve(sc.masked_windows, x1 - x, unused) {
-                        let prep = draw.prep;
-                        let _ = sc.masked.push(MaskedWall {
-                            middle: prep.middle,
-                            wall_light: prep.wall_light,
-                            front: prep.front,
-                            length: prep.length,
-                            x_offset: prep.x_offset,
-                            at: match across {
-                                Some(a) => MaskedAt::Stepped(a.steps_from(x)),
-                                None => MaskedAt::Exact(ends),
-                            },
-                            x0: x as u16,
-                            x1: x1 as u16,
-                            first,
-                        });
-                        masked_wall = Some(sc.masked.len() - 1);
-                    }
+                if masked_wall.is_none() {
+                    masked_wall = new_masked_wall(sc, draw.prep, ends, (x, x1));
                 }
                 let entry = masked_wall
                     .and_then(|m| sc.masked.get(m))
@@ -1321,6 +1308,40 @@ impl<'a> Walker<'_, '_, 'a> {
         stats.walls_tested = stats.walls_tested.saturating_add(tested);
         stats.portals_crossed = stats.portals_crossed.saturating_add(crossed_portals);
     }
+}
+
+/// A see-through wall drawn by `prep`, with ends `ends`, whose first
+/// see-through column is `x` of the seg's `[x, x1)`: its place in the
+/// walk's table (its windows reserved, none kept yet); `None` if the
+/// table or the pool is full. Worked out exactly in each column until
+/// the seg steps it (after its column loop). (Out of the column loop,
+/// which meets one a few times a frame.)
+#[cold]
+#[inline(never)]
+fn new_masked_wall(
+    sc: &mut WalkState<'_>,
+    prep: &Prepared,
+    ends: Ends,
+    (x, x1): (usize, usize),
+) -> Option<usize> {
+    if sc.masked.is_full() {
+        return None;
+    }
+    let first = reserve(sc.masked_windows, x1 - x, Window::new(0, 0, -1))?;
+    sc.masked
+        .push(MaskedWall {
+            middle: prep.middle,
+            wall_light: prep.wall_light,
+            front: prep.front,
+            length: prep.length,
+            x_offset: prep.x_offset,
+            at: MaskedAt::Exact(ends),
+            x0: x as u16,
+            x1: x1 as u16,
+            first,
+        })
+        .ok()?;
+    Some(sc.masked.len() - 1)
 }
 
 /// The columns that may see into a BSP node's box whose silhouette's
@@ -1930,8 +1951,6 @@ struct SegSpan {
     /// The first open column and the end, `[x, x1)`.
     columns: (usize, usize),
     ends: Ends,
-    /// The wall's depths stepped across those columns, if they are.
-    across: Option<DepthStep>,
 }
 
 /// A column's wall depth, light level and texture column, once worked
