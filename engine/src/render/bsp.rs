@@ -916,11 +916,12 @@ struct Walker<'w, 's, 'a> {
 /// masks take 2 KiB.
 const SPRITE_BLOCK: usize = 8;
 
-/// The visible sprites, by blocks of [`SPRITE_BLOCK`] columns: bit `k` of a block's mask says sprite `k` covers a column of
-/// it. A seg tests only the sprites its blocks may show (a frame has
-/// tens of sprites and hundreds of segs, and the test of each pair was
-/// a branch the predictor often missed: on MAP12's turn, 700 of its
-/// mispredictions a frame).
+/// The visible sprites, by blocks of [`SPRITE_BLOCK`] columns: bit `k`
+/// of a block's mask says sprite `k` covers a column of it. A seg tests
+/// only the sprites its blocks may show (a frame has tens of sprites
+/// and hundreds of segs, and the test of each pair was a branch the
+/// predictor often missed: on MAP12's turn, 700 of its mispredictions
+/// a frame).
 struct NearSprites {
     blocks: [u128; MAX_SCREEN_WIDTH.div_ceil(SPRITE_BLOCK)],
 }
@@ -1230,7 +1231,6 @@ impl<'a> Walker<'_, '_, 'a> {
             id,
             columns: (mut x, x1),
             ends,
-            ..
         } = *span;
         let cache: &SectorCache<'a> = self.cache;
         let sc = &mut *self.scratch;
