@@ -504,48 +504,29 @@ impl WalkState<'_> {
     }
 }
 
-/// A switch for tests: every sprite arrives before the first seg (see
-/// [`Walker::arrive`]), to check that arriving late changes no pixel.
-#[cfg(not(test))]
-mod eager {
-    /// Never, outside tests.
-    #[inline(always)]
-    pub(super) fn always() -> bool {
-        false
-    }
+test_switch! {
+    /// A switch for tests: every sprite arrives before the first seg (see
+    /// [`Walker::arrive`]), to check that arriving late changes no pixel.
+    eager
 }
 
-/// A switch for tests: every sprite arrives before the first seg (see
-/// [`Walker::arrive`]), to check that arriving late changes no pixel.
+/// The window columns the last BSP walk on this thread kept for
+/// sprites, for tests (see [`eager`]).
 #[cfg(test)]
-pub(crate) mod eager {
+pub(crate) mod kept_windows {
     extern crate std;
-
-    std::thread_local! {
-        static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-    }
-
-    /// Whether every sprite arrives at the start on this thread.
-    pub(crate) fn always() -> bool {
-        ALWAYS.with(|a| a.get())
-    }
-
-    /// Sets [`always`] for this thread.
-    pub(crate) fn set(on: bool) {
-        ALWAYS.with(|a| a.set(on));
-    }
 
     std::thread_local! {
         static KEPT: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     }
 
-    /// The window columns the last walk on this thread kept for sprites.
-    pub(crate) fn kept() -> usize {
+    /// How many the last walk kept.
+    pub(crate) fn get() -> usize {
         KEPT.with(|k| k.get())
     }
 
-    /// Sets [`kept`].
-    pub(crate) fn set_kept(n: usize) {
+    /// Sets [`get`].
+    pub(crate) fn set(n: usize) {
         KEPT.with(|k| k.set(n));
     }
 }
@@ -616,21 +597,14 @@ pub(crate) fn column_overlays<'a>(
         }
         let front = m.front;
         let met = match &m.at {
-            MaskedAt::Stepped(steps) => {
-                let a = steps.from(m.x0 as usize, m.length);
-                let depth = a.depth(x);
-                let scale_step = light::scale_step_of_recip(a.recip(x));
-                (depth, a.along(x, depth), scale_step)
-            }
+            MaskedAt::Stepped(steps) => met(&steps.from(m.x0 as usize, m.length), x, m.length),
             MaskedAt::Exact(ends) => {
                 let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
                 let Some(hit) = exit_depth(dx, dy, ends, front, !front, || ends.cross()) else {
                     continue;
                 };
                 let depth = hit.depth.bits();
-                let inv = Inverse::of(depth);
-                let scale_step = inv.divide(light::SCALE_NUMERATOR as u64) as usize;
-                (depth, hit.along(m.length), scale_step)
+                met(ExactAt { hit, depth }, x, m.length)
             }
         };
         let rows = (w.top() as usize, w.bottom() as usize);
@@ -640,6 +614,15 @@ pub(crate) fn column_overlays<'a>(
             }
         }
     }
+}
+
+/// The depth, the distance along the wall (16.16 bits) and the light
+/// scale step in column `x` of a wall `length` long met at `at`, as a
+/// wall part is met there.
+#[inline]
+fn met(at: impl WallAt, x: usize, length: crate::math::Fx) -> (i64, i64, usize) {
+    let depth = at.depth(x);
+    (depth, at.along(x, depth, length), at.scale_step(x))
 }
 
 /// The see-through middle texture of the wall `m` met at depth `depth`,
@@ -858,16 +841,13 @@ pub(crate) fn walk<'a, P: Pixel>(
     // across its columns hid it, and each column's last such seg left it
     // the window the column ends with. (Where all its columns are
     // closed, it shows nowhere: no windows needed.)
-    for k in 0..w.visible.len() {
-        let Some(v) = w.visible.get(k) else {
-            break;
-        };
+    for (k, v) in visible.iter().enumerate() {
         if w.arrived >> k & 1 == 0 && w.scratch.first_open(v.x0) < v.x1 {
             w.arrive(k);
         }
     }
     #[cfg(test)]
-    eager::set_kept(w.scratch.windows.len());
+    kept_windows::set(w.scratch.windows.len());
     // What no wall closed shows the background, as where the column
     // walk's ray leaves the map.
     for x in 0..width {

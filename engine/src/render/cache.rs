@@ -723,36 +723,10 @@ impl<'a> FrameCache<'a> {
     }
 }
 
-/// A switch for tests: every sector walked the slow way, as when the
-/// tables are full, to check that the tables change no pixel.
-#[cfg(not(test))]
-mod slow {
-    /// Never, outside tests.
-    #[inline(always)]
-    pub(super) fn always() -> bool {
-        false
-    }
-}
-
-/// A switch for tests: every sector walked the slow way, as when the
-/// tables are full, to check that the tables change no pixel.
-#[cfg(test)]
-pub(crate) mod slow {
-    extern crate std;
-
-    std::thread_local! {
-        static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-    }
-
-    /// Whether this thread walks every sector the slow way.
-    pub(crate) fn always() -> bool {
-        ALWAYS.with(|a| a.get())
-    }
-
-    /// Sets [`always`] for this thread.
-    pub(crate) fn set(on: bool) {
-        ALWAYS.with(|a| a.set(on));
-    }
+test_switch! {
+    /// A switch for tests: every sector walked the slow way, as when the
+    /// tables are full, to check that the tables change no pixel.
+    slow
 }
 
 /// Which columns' rays a point lies on either side of: the columns whose

@@ -52,6 +52,44 @@
 //! first); what the frame cannot hold at all is dropped and counted in
 //! [`RenderStats`].
 
+/// A switch for tests, `mod $name` with `always()`: `false` outside
+/// tests, at no cost; in tests, set per thread with `set(on)`, so that a
+/// test can render the same view both ways (the others, on other
+/// threads, see it off).
+macro_rules! test_switch {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        #[cfg(not(test))]
+        mod $name {
+            /// Never, outside tests.
+            #[inline(always)]
+            pub(super) fn always() -> bool {
+                false
+            }
+        }
+
+        $(#[$doc])*
+        #[cfg(test)]
+        pub(crate) mod $name {
+            extern crate std;
+
+            std::thread_local! {
+                static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+            }
+
+            /// Whether the switch is on for this thread.
+            pub(crate) fn always() -> bool {
+                ALWAYS.with(|a| a.get())
+            }
+
+            /// Sets [`always`] for this thread.
+            pub(crate) fn set(on: bool) {
+                ALWAYS.with(|a| a.set(on));
+            }
+        }
+    };
+}
+
 mod bsp;
 mod cache;
 mod draw;
@@ -1087,7 +1125,7 @@ mod tests {
                 let sources = sprite::decorations(&level);
                 let stats = render_sources_by(&level, cam, &shades, sources, &mut frame, Walk::Bsp);
                 bsp::eager::set(false);
-                (pixels, stats, bsp::eager::kept())
+                (pixels, stats, bsp::kept_windows::get())
             };
             let (mut sprites, mut kept) = (0u64, [0usize; 2]);
             for (i, cam) in views.iter().enumerate() {
