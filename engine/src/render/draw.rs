@@ -232,15 +232,36 @@ impl MaskedRun {
 
 /// A wall texture's columns as the wall column loop reads them, prepared
 /// once a seg rather than in every column: for the usual textures (128
-/// or 64 rows, a power-of-two width) a column is one masked index into
+/// or 64 rows, or 32, 16, 8, and a power-of-two width) a column is one
+/// masked index into
 /// rows of a fixed length, which [`pow2_column`] takes as they are; any
 /// other texture is looked up column by column ([`fill_wall`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum WallTexels<'t> {
     /// 128 rows: column `c` is `columns[c & mask]`.
-    Tall { columns: &'t [[u8; 128]], mask: u32 },
+    Tall {
+        columns: &'t [[u8; 128]],
+        mask: u32,
+    },
     /// 64 rows: column `c` is `columns[c & mask]`.
-    Short { columns: &'t [[u8; 64]], mask: u32 },
+    Short {
+        columns: &'t [[u8; 64]],
+        mask: u32,
+    },
+    /// 32, 16 and 8 rows (trims, step risers, which wrap down their
+    /// walls), the same way.
+    Rows32 {
+        columns: &'t [[u8; 32]],
+        mask: u32,
+    },
+    Rows16 {
+        columns: &'t [[u8; 16]],
+        mask: u32,
+    },
+    Rows8 {
+        columns: &'t [[u8; 8]],
+        mask: u32,
+    },
     /// Any other texture.
     Any(TextureView<'t>),
 }
@@ -260,6 +281,18 @@ impl<'t> WallTexels<'t> {
             },
             64 => match texture.pixels.as_chunks::<64>().0.get(..width) {
                 Some(columns) => WallTexels::Short { columns, mask },
+                None => WallTexels::Any(texture),
+            },
+            32 => match texture.pixels.as_chunks::<32>().0.get(..width) {
+                Some(columns) => WallTexels::Rows32 { columns, mask },
+                None => WallTexels::Any(texture),
+            },
+            16 => match texture.pixels.as_chunks::<16>().0.get(..width) {
+                Some(columns) => WallTexels::Rows16 { columns, mask },
+                None => WallTexels::Any(texture),
+            },
+            8 => match texture.pixels.as_chunks::<8>().0.get(..width) {
+                Some(columns) => WallTexels::Rows8 { columns, mask },
                 None => WallTexels::Any(texture),
             },
             _ => WallTexels::Any(texture),
@@ -294,6 +327,36 @@ pub(crate) fn fill_wall<P: Copy>(
             );
         }
         WallTexels::Short { columns, mask } => {
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                (columns, mask),
+                shade,
+            );
+        }
+        WallTexels::Rows32 { columns, mask } => {
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                (columns, mask),
+                shade,
+            );
+        }
+        WallTexels::Rows16 { columns, mask } => {
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                (columns, mask),
+                shade,
+            );
+        }
+        WallTexels::Rows8 { columns, mask } => {
             prepared_column(
                 pixels,
                 stride,
@@ -890,7 +953,8 @@ mod tests {
 
     #[test]
     fn a_wall_column_draws_the_same_from_prepared_columns_as_from_the_texture() {
-        // Textures of 128 and 64 rows (prepared: a masked index) and of
+        // Textures of 128, 64, 32, 16 and 8 rows (prepared: a masked
+        // index) and of
         // other heights and widths (not prepared), each drawn at random
         // texture columns (negative ones too), texel rows, steps and
         // runs through `fill_wall` with its columns prepared by
@@ -905,13 +969,17 @@ mod tests {
             (64, 72),
             (96, 128),
             (1, 128),
+            (32, 16),
+            (64, 32),
+            (32, 8),
+            (24, 16),
         ];
         for (width, height) in sizes {
             let all: [u8; 16384] = core::array::from_fn(|i| (i * 13 % 251) as u8);
             let pixels = &all[..width * height];
             let texture = wall_texture(width, height, pixels);
             let prepared = WallTexels::of(texture);
-            let expect_prepared = width.is_power_of_two() && (height == 128 || height == 64);
+            let expect_prepared = width.is_power_of_two() && [128, 64, 32, 16, 8].contains(&height);
             assert_eq!(
                 !matches!(prepared, WallTexels::Any(_)),
                 expect_prepared,
