@@ -1117,7 +1117,8 @@ impl<'a> Walker<'_, '_, 'a> {
         };
         let cache: &SectorCache<'a> = self.cache;
         let planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
-        let mut draw = SegDraw::new(level, cache, &prep, here_ref, planes);
+        let visplanes = planes.map(|p| rec.visplanes.visplane_of(p));
+        let mut draw = SegDraw::new(level, cache, &prep, here_ref, planes, visplanes);
         let span = SegSpan {
             id,
             columns: (x, x1),
@@ -1687,6 +1688,9 @@ struct SegDraw<'p, 'a> {
     /// `R_StoreWallRange` picks its floor and ceiling planes, not in
     /// every column).
     known_planes: [u16; 2],
+    /// Their visplanes ([`VisPlanes::visplane_of`]), kept as the runs
+    /// go in.
+    visplanes: [u8; 2],
     /// The wall's light by scale step ([`light::scale_row`]).
     lights: &'static [u8; light::MAX_LIGHT_SCALE],
 }
@@ -1700,6 +1704,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         prep: &'p Prepared,
         here: SectorRef,
         known_planes: [u16; 2],
+        visplanes: [u8; 2],
     ) -> SegDraw<'p, 'a> {
         let texture = |part: Part| {
             if part.texture == crate::format::NONE {
@@ -1720,6 +1725,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
             lower: texture(prep.lower),
             middle: texture(prep.middle),
             known_planes,
+            visplanes,
             lights: light::scale_row(prep.wall_light as usize),
         }
     }
@@ -1742,12 +1748,12 @@ impl<'p, 'a> SegDraw<'p, 'a> {
         let floor_y = within(floor_y, ceiling_y, bottom);
         if top < ceiling_y {
             let (height, n) = (prep.ceiling_height, prep.plane_light as usize);
-            let known = &mut self.known_planes[1];
+            let known = (&mut self.known_planes[1], &mut self.visplanes[1]);
             rec.plane_run(cache, self.here, true, (top, ceiling_y), (n, height), known);
         }
         if floor_y < bottom {
             let (height, n) = (prep.floor.unsigned_abs(), prep.plane_light as usize);
-            let known = &mut self.known_planes[0];
+            let known = (&mut self.known_planes[0], &mut self.visplanes[0]);
             rec.plane_run(
                 cache,
                 self.here,
@@ -2016,14 +2022,14 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         ceiling: bool,
         (y0, y1): (i64, i64),
         (n, height): (usize, u64),
-        known: &mut u16,
+        (known, visplane): (&mut u16, &mut u8),
     ) {
         if y0 < 0 {
             return;
         }
         let rows = (y0 as usize, y1 as usize);
         let plane = *known;
-        if plane < SKY_PLANE && self.visplanes.mark(self.x, rows, plane) {
+        if plane < SKY_PLANE && self.visplanes.mark_in(self.x, rows, plane, visplane) {
             return;
         }
         // The sky, once known, is drawn at once, with no look-up (214
@@ -2033,6 +2039,7 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
         }
         self.plane_slow(cache, sector, ceiling, rows, n, height, plane);
         *known = self.planes.known(sector, ceiling);
+        *visplane = self.visplanes.visplane_of(*known);
     }
 
     /// [`Recorder::plane_run`] for the sky, a plane not known yet, or no

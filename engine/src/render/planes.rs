@@ -692,6 +692,44 @@ impl<'s> VisPlanes<'s> {
         }
     }
 
+    /// The visplane that takes plane `plane`'s runs now (`NO_VISPLANE`:
+    /// none yet), for [`VisPlanes::mark_in`].
+    #[inline]
+    pub(crate) fn visplane_of(&self, plane: u16) -> u8 {
+        self.current
+            .get(plane as usize)
+            .copied()
+            .unwrap_or(NO_VISPLANE)
+    }
+
+    /// [`VisPlanes::mark`] into the visplane `visplane` (a seg's copy of
+    /// [`VisPlanes::visplane_of`], brought up to date here when the
+    /// plane's runs move to another): no look-up of the plane's visplane
+    /// in each column. (A run kept in an earlier visplane of the same
+    /// plane, where that visplane's column takes it, draws the same
+    /// pixels: a plane's spans depend on the plane and the rows only.)
+    #[inline(always)]
+    pub(crate) fn mark_in(
+        &mut self,
+        x: usize,
+        (y0, y1): (usize, usize),
+        plane: u16,
+        visplane: &mut u8,
+    ) -> bool {
+        let run = y0 as u32 | (y1 as u32) << 16;
+        if let Some(v) = self.list.get_mut(*visplane as usize) {
+            if let Some(cell) = cell_mut(&v.blocks, self.cells, x) {
+                if let Some(grown) = grow(*cell, run) {
+                    *cell = grown;
+                    return true;
+                }
+            }
+        }
+        let kept = self.mark_slow(x, run, plane);
+        *visplane = self.visplane_of(plane);
+        kept
+    }
+
     /// Keeps rows `(y0, y1)` (within the screen, not empty: an empty or
     /// upside-down run is kept but draws nothing) of column `x` of plane
     /// `plane` (from [`Planes::known`] or [`Planes::resolve`], not the
@@ -1155,6 +1193,40 @@ mod tests {
         // No column past the widest screen, no plane past the table.
         assert!(!v.mark(MAX_SCREEN_WIDTH, (0, 1), 3));
         assert!(!v.mark(0, (0, 1), MAX_PLANES as u16));
+    }
+
+    /// A seg's copy of its plane's visplane: runs go into it while it
+    /// takes them, and it is brought up to date when the plane's runs
+    /// move to a new visplane; a copy left behind by another seg's move
+    /// still keeps runs where its visplane's column takes them, every run
+    /// kept once.
+    #[test]
+    fn a_segs_copy_of_the_visplane_follows_the_plane() {
+        let mut list = HVec::new();
+        let mut cells = HVec::new();
+        let mut current = [0; MAX_PLANES];
+        let mut v = VisPlanes::new(&mut list, &mut cells, &mut current);
+        let runs = |v: &VisPlanes<'_>, plane, x| v.runs_of(plane, x).collect::<Vec<_>>();
+        let mut copy = v.visplane_of(3);
+        assert_eq!(copy, NO_VISPLANE);
+        assert!(v.mark_in(5, (0, 10), 3, &mut copy));
+        assert_eq!(copy, 0);
+        assert!(v.mark_in(6, (0, 12), 3, &mut copy));
+        // A gap in column 5: a new visplane, and the copy follows.
+        let mut stale = copy;
+        assert!(v.mark_in(5, (30, 40), 3, &mut copy));
+        assert_eq!((copy, v.visplane_of(3)), (1, 1));
+        // The copy left behind keeps a run its visplane's column takes.
+        assert!(v.mark_in(7, (2, 4), 3, &mut stale));
+        assert_eq!(stale, 0);
+        assert_eq!(v.list.len(), 2);
+        // And one it does not take goes where the plane's runs go now.
+        assert!(v.mark_in(6, (50, 60), 3, &mut stale));
+        assert_eq!(stale, 1);
+        assert_eq!(runs(&v, 3, 5), [(0, 10), (30, 40)]);
+        assert_eq!(runs(&v, 3, 6), [(0, 12), (50, 60)]);
+        assert_eq!(runs(&v, 3, 7), [(2, 4)]);
+        assert_eq!(v.list.len(), 2);
     }
 
     /// When the visplanes or the blocks run out, a run is refused (the
