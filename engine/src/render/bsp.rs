@@ -1377,6 +1377,13 @@ fn facing_columns(
     if f.0 as i128 * t.1 as i128 - f.1 as i128 * t.0 as i128 >= 0 {
         return None;
     }
+    // Off the screen (an end on the far side of both edge rays' lines:
+    // the seg is, in no column), found before either end's search.
+    let (first, last) = view.edge_rays();
+    let sign = |(dx, dy): (i64, i64), (x, y): (i64, i64)| (dx * y - dy * x).signum();
+    if sign(first, t) > 0 && sign(last, t) > 0 || sign(first, f) < 0 && sign(last, f) < 0 {
+        return Some((0, 0));
+    }
     let (x0, x1) = meet(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
     Some((x0, x1.min(width)))
 }
@@ -2143,6 +2150,47 @@ mod tests {
         assert!(compared > 10_000, "{compared}");
         // (31,500 compared: at least one column to spare each way.)
         assert!(least_spare >= 1, "{least_spare}");
+    }
+
+    /// A facing seg's columns, with the ends off the screen found before
+    /// either end's search, are the side tests' columns: the same range
+    /// where that is not empty, an empty one where it is; ends near and
+    /// far, on the screen, off it and behind the camera.
+    #[test]
+    fn facing_columns_are_the_side_tests_columns() {
+        let bytes = maps().into_iter().next().expect("a test map").1;
+        let level = Level::load(&bytes).expect("the test map loads");
+        let cameras = views_from_things(&level, |_, _, _| true);
+        let mut seed = 0x0ff5_c4ee_u64;
+        let mut next = move || crate::render::tests::xorshift(&mut seed);
+        let (mut shown, mut off) = (0, 0);
+        for w in [1usize, 2, 64, 320, 1024] {
+            for cam in cameras.iter().take(12) {
+                let view = View::new(&level, cam, w, 200);
+                for _ in 0..3000 {
+                    let mut end = || {
+                        let reach = 1i64 << (12 + next() % 24);
+                        let r = |v: u64| (v % (2 * reach as u64)) as i64 - reach;
+                        (r(next()), r(next()))
+                    };
+                    let (f, t) = (end(), end());
+                    let Some((x0, x1)) = facing_columns(&view, f, t, w) else {
+                        continue;
+                    };
+                    let (e0, e1) =
+                        meet(sides(&view, f.0, f.1).nonneg, sides(&view, t.0, t.1).nonpos);
+                    let e1 = e1.min(w);
+                    if e0 < e1 {
+                        shown += 1;
+                        assert_eq!((x0, x1), (e0, e1), "{w} {f:?} {t:?}");
+                    } else {
+                        off += 1;
+                        assert!(x0 >= x1, "{w} {f:?} {t:?}: {x0}..{x1}");
+                    }
+                }
+            }
+        }
+        assert!(shown > 1000 && off > 1000, "{shown} {off}");
     }
 
     /// The stepped ray table holds each column's [`View::ray`], at every
