@@ -1302,9 +1302,9 @@ impl<'a> Walker<'_, '_, 'a> {
     }
 }
 
-/// Whether the two-sided wall `prep`'s middle texture (in `draw`) is
-/// opaque and covers the opening between the higher floor and the lower
-/// ceiling.
+/// Whether the two-sided wall `prep`'s middle texture is opaque (not
+/// masked: every texel is drawn) and covers the opening between the
+/// lower ceiling and the higher floor ([`Closing`]).
 fn middle_closes(level: &Level<'_>, prep: &Prepared) -> bool {
     let middle = prep.middle;
     if middle.texture == crate::format::NONE || open_middles::always() {
