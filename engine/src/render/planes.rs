@@ -738,22 +738,9 @@ impl<'s> VisPlanes<'s> {
     /// this one touches, is here; the rest is [`VisPlanes::mark_slow`]'s,
     /// out of the way of the walk's column loop.
     #[inline(always)]
-    pub(crate) fn mark(&mut self, x: usize, (y0, y1): (usize, usize), plane: u16) -> bool {
-        let run = y0 as u32 | (y1 as u32) << 16;
-        let v = self
-            .current
-            .get(plane as usize)
-            .copied()
-            .unwrap_or(NO_VISPLANE);
-        if let Some(v) = self.list.get_mut(v as usize) {
-            if let Some(cell) = cell_mut(&v.blocks, self.cells, x) {
-                if let Some(grown) = grow(*cell, run) {
-                    *cell = grown;
-                    return true;
-                }
-            }
-        }
-        self.mark_slow(x, run, plane)
+    pub(crate) fn mark(&mut self, x: usize, rows: (usize, usize), plane: u16) -> bool {
+        let mut visplane = self.visplane_of(plane);
+        self.mark_in(x, rows, plane, &mut visplane)
     }
 
     /// [`VisPlanes::mark`] where the column has no block yet, the
