@@ -232,36 +232,23 @@ impl MaskedRun {
 
 /// A wall texture's columns as the wall column loop reads them, prepared
 /// once a seg rather than in every column: for the usual textures (128
-/// or 64 rows, or 32, 16, 8, and a power-of-two width) a column is one
-/// masked index into
-/// rows of a fixed length, which [`pow2_column`] takes as they are; any
-/// other texture is looked up column by column ([`fill_wall`]).
+/// or 64 rows, or 32, 16 and 8, and a power-of-two width) a column is
+/// one masked index into rows of a fixed length, which [`pow2_column`]
+/// takes as they are; any other texture is looked up column by column
+/// ([`fill_wall`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) enum WallTexels<'t> {
     /// 128 rows: column `c` is `columns[c & mask]`.
-    Tall {
-        columns: &'t [[u8; 128]],
-        mask: u32,
-    },
+    Tall { columns: &'t [[u8; 128]], mask: u32 },
     /// 64 rows: column `c` is `columns[c & mask]`.
-    Short {
-        columns: &'t [[u8; 64]],
-        mask: u32,
-    },
-    /// 32, 16 and 8 rows (trims, step risers, which wrap down their
-    /// walls), the same way.
-    Rows32 {
-        columns: &'t [[u8; 32]],
-        mask: u32,
-    },
-    Rows16 {
-        columns: &'t [[u8; 16]],
-        mask: u32,
-    },
-    Rows8 {
-        columns: &'t [[u8; 8]],
-        mask: u32,
-    },
+    Short { columns: &'t [[u8; 64]], mask: u32 },
+    /// 32 rows (trims, step risers, which wrap down their walls), the
+    /// same way.
+    Rows32 { columns: &'t [[u8; 32]], mask: u32 },
+    /// 16 rows, the same way.
+    Rows16 { columns: &'t [[u8; 16]], mask: u32 },
+    /// 8 rows, the same way.
+    Rows8 { columns: &'t [[u8; 8]], mask: u32 },
     /// Any other texture.
     Any(TextureView<'t>),
 }
@@ -274,29 +261,21 @@ impl<'t> WallTexels<'t> {
             return WallTexels::Any(texture);
         }
         let mask = width as u32 - 1;
-        match texture.height {
-            128 => match texture.pixels.as_chunks::<128>().0.get(..width) {
-                Some(columns) => WallTexels::Tall { columns, mask },
-                None => WallTexels::Any(texture),
-            },
-            64 => match texture.pixels.as_chunks::<64>().0.get(..width) {
-                Some(columns) => WallTexels::Short { columns, mask },
-                None => WallTexels::Any(texture),
-            },
-            32 => match texture.pixels.as_chunks::<32>().0.get(..width) {
-                Some(columns) => WallTexels::Rows32 { columns, mask },
-                None => WallTexels::Any(texture),
-            },
-            16 => match texture.pixels.as_chunks::<16>().0.get(..width) {
-                Some(columns) => WallTexels::Rows16 { columns, mask },
-                None => WallTexels::Any(texture),
-            },
-            8 => match texture.pixels.as_chunks::<8>().0.get(..width) {
-                Some(columns) => WallTexels::Rows8 { columns, mask },
-                None => WallTexels::Any(texture),
-            },
-            _ => WallTexels::Any(texture),
+        // The first `width` columns of `N` rows each (`None` if the
+        // pixels are fewer).
+        fn columns<const N: usize>(pixels: &[u8], width: usize) -> Option<&[[u8; N]]> {
+            pixels.as_chunks::<N>().0.get(..width)
         }
+        let pixels = texture.pixels;
+        let prepared = match texture.height {
+            128 => columns(pixels, width).map(|columns| WallTexels::Tall { columns, mask }),
+            64 => columns(pixels, width).map(|columns| WallTexels::Short { columns, mask }),
+            32 => columns(pixels, width).map(|columns| WallTexels::Rows32 { columns, mask }),
+            16 => columns(pixels, width).map(|columns| WallTexels::Rows16 { columns, mask }),
+            8 => columns(pixels, width).map(|columns| WallTexels::Rows8 { columns, mask }),
+            _ => None,
+        };
+        prepared.unwrap_or(WallTexels::Any(texture))
     }
 }
 
@@ -315,57 +294,25 @@ pub(crate) fn fill_wall<P: Copy>(
     texels: &WallTexels<'_>,
     shade: &[P; 256],
 ) {
+    // One arm a prepared height, each with its own `N`.
+    macro_rules! prepared {
+        ($columns:expr, $mask:expr) => {
+            prepared_column(
+                pixels,
+                stride,
+                (x, y0, y1),
+                (u, v0, step),
+                ($columns, $mask),
+                shade,
+            )
+        };
+    }
     match *texels {
-        WallTexels::Tall { columns, mask } => {
-            prepared_column(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                (columns, mask),
-                shade,
-            );
-        }
-        WallTexels::Short { columns, mask } => {
-            prepared_column(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                (columns, mask),
-                shade,
-            );
-        }
-        WallTexels::Rows32 { columns, mask } => {
-            prepared_column(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                (columns, mask),
-                shade,
-            );
-        }
-        WallTexels::Rows16 { columns, mask } => {
-            prepared_column(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                (columns, mask),
-                shade,
-            );
-        }
-        WallTexels::Rows8 { columns, mask } => {
-            prepared_column(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                (columns, mask),
-                shade,
-            );
-        }
+        WallTexels::Tall { columns, mask } => prepared!(columns, mask),
+        WallTexels::Short { columns, mask } => prepared!(columns, mask),
+        WallTexels::Rows32 { columns, mask } => prepared!(columns, mask),
+        WallTexels::Rows16 { columns, mask } => prepared!(columns, mask),
+        WallTexels::Rows8 { columns, mask } => prepared!(columns, mask),
         WallTexels::Any(texture) => {
             let run = ColumnRun::tiled(x, y0, y1, v0, step, texture.height);
             // A run that does not wrap (a texture as tall as its wall,
@@ -954,12 +901,11 @@ mod tests {
     #[test]
     fn a_wall_column_draws_the_same_from_prepared_columns_as_from_the_texture() {
         // Textures of 128, 64, 32, 16 and 8 rows (prepared: a masked
-        // index) and of
-        // other heights and widths (not prepared), each drawn at random
-        // texture columns (negative ones too), texel rows, steps and
-        // runs through `fill_wall` with its columns prepared by
-        // `WallTexels::of` and left as they are (`Any`, the generic
-        // path): the same pixels, and none outside the run.
+        // index) and of other heights and widths (not prepared), each
+        // drawn at random texture columns (negative ones too), texel
+        // rows, steps and runs through `fill_wall` with its columns
+        // prepared by `WallTexels::of` and left as they are (`Any`, the
+        // generic path): the same pixels, and none outside the run.
         let mut seed = 0x7e57_c011_u64;
         let sizes = [
             (64, 128),
