@@ -1162,7 +1162,7 @@ impl<'a> Walker<'_, '_, 'a> {
                     Some(st) => st.rows(x),
                     None => {
                         let inv = Inverse::of(depth);
-                        prep.heights().map(|dh| view.project_inv(dh, inv))
+                        prep.continued(prep.heights().map(|dh| view.project_inv(dh, inv)))
                     }
                 };
                 Some((ExactAt { hit, depth }, rows))
@@ -1510,7 +1510,15 @@ impl Stepped {
         }
         // As `View::project_inv` rounds: ((y >> 16) + 0x7fff) >> 16 is
         // (y + (0x7fff << 16)) >> 32.
-        let y0 = y0.map(|y| y + (0x7fff << 16));
+        let mut y0 = y0.map(|y| y + (0x7fff << 16));
+        // A plane that continues behind the wall: its edge far off the
+        // screen (as `Prepared::continued` puts it), in every column.
+        let far = prep.continued([0; 4]);
+        for ((y, s), f) in y0.iter_mut().zip(step.iter_mut()).zip(far) {
+            if f != 0 {
+                (*y, *s) = (f << 32, 0);
+            }
+        }
         Some(Stepped { x0, y0, step })
     }
 

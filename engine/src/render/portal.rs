@@ -794,6 +794,14 @@ pub(crate) struct Prepared {
     back_floor: i64,
     pub(crate) upper_shows: bool,
     pub(crate) lower_shows: bool,
+    /// A portal whose back floor (ceiling) is the same plane as the
+    /// front's: the same height, surface and light, and an opening
+    /// between them. Its columns mark no floor (ceiling) and leave the
+    /// window's bottom (top) where it was: the sector behind marks the
+    /// plane on from its own walls, the same pixels (DOOM's `markfloor`
+    /// and `markceiling` false). See [`plane_continues`].
+    pub(crate) floor_continues: bool,
+    pub(crate) ceiling_continues: bool,
     /// `|ceiling - eye|` of the sector, for its plane (not `|top|`
     /// under the sky hack; the floor's is `|floor|`).
     pub(crate) ceiling_height: u64,
@@ -818,6 +826,24 @@ impl Prepared {
     /// ceiling, back floor.
     pub(crate) fn heights(&self) -> [i64; 4] {
         [self.top, self.floor, self.back_ceiling, self.back_floor]
+    }
+
+    /// The screen rows of [`Prepared::heights`] in a column, `rows`,
+    /// with the edge of a plane that continues behind the wall moved far
+    /// off the screen (the ceiling's above it, the floor's below): then
+    /// the column marks none of that plane and leaves its window's edge
+    /// where it was, with no test of its own. (A plane that continues
+    /// has no wall part beside it.)
+    #[inline]
+    pub(crate) fn continued(&self, mut rows: [i64; 4]) -> [i64; 4] {
+        const FAR_OFF: i64 = 1 << 30;
+        if self.ceiling_continues {
+            rows[0] = -FAR_OFF;
+        }
+        if self.floor_continues {
+            rows[1] = FAR_OFF;
+        }
+        rows
     }
 }
 
@@ -881,6 +907,8 @@ pub(crate) fn prepare<'a>(
         back_floor: 0,
         upper_shows: false,
         lower_shows: false,
+        floor_continues: false,
+        ceiling_continues: false,
         ceiling_height: (bits(here.ceiling) - eye).unsigned_abs(),
         plane_light: light::number(here.light, 0) as u8,
         wall_light: light::number(here.light, contrast(wall)) as u8,
@@ -928,9 +956,44 @@ pub(crate) fn prepare<'a>(
             } else {
                 part(side.middle, bits(here.ceiling.min(there.ceiling)), false)
             };
+            if p.middle.texture == NONE {
+                p.floor_continues = plane_continues(&here, &there, false);
+                p.ceiling_continues = plane_continues(&here, &there, true);
+            }
         }
     }
     p
+}
+
+test_switch! {
+    /// A switch for tests: no plane continues behind a portal (see
+    /// [`plane_continues`]): every portal marks the planes in front of it,
+    /// to check that leaving them to the sector behind changes (almost)
+    /// no pixel.
+    marked_planes
+}
+
+/// Whether the floor (`ceiling`: the ceiling) of sector `there`, behind
+/// a portal from `here` with no middle texture, is the same plane as
+/// `here`'s: the same height, surface and light, so that the plane's
+/// pixels are the same whichever sector's columns mark them; and the
+/// opening between the two is not shut (DOOM's closed door, whose
+/// planes are always marked).
+pub(crate) fn plane_continues(here: &Sector, there: &Sector, ceiling: bool) -> bool {
+    if marked_planes::always() {
+        return false;
+    }
+    let open = there.ceiling > here.floor && there.floor < here.ceiling;
+    let same = if ceiling {
+        there.ceiling == here.ceiling
+            && there.ceiling_texture == here.ceiling_texture
+            && there.ceiling_color == here.ceiling_color
+    } else {
+        there.floor == here.floor
+            && there.floor_texture == here.floor_texture
+            && there.floor_color == here.floor_color
+    };
+    open && same && there.light == here.light
 }
 
 /// Where the nearest exit found so far is: exit `i` of the cache, or
@@ -1126,8 +1189,11 @@ pub(crate) fn column<'a>(
 
         let depth = hit.depth.bits();
         let inv = Inverse::of(depth);
-        let ceiling_y = within(view.project_inv(prep.top, inv), top, bottom);
-        let floor_y = within(view.project_inv(prep.floor, inv), ceiling_y, bottom);
+        let project = |dh| view.project_inv(dh, inv);
+        let [top_row, floor_row, ..] =
+            prep.continued([project(prep.top), project(prep.floor), 0, 0]);
+        let ceiling_y = within(top_row, top, bottom);
+        let floor_y = within(floor_row, ceiling_y, bottom);
         if let Some(r) = rows(top, ceiling_y) {
             paint.plane(
                 cache,
@@ -1239,6 +1305,65 @@ pub(crate) fn column<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plane continues behind a portal only when the sector behind has
+    /// the same height, texture, colour and light, and an opening.
+    #[test]
+    fn a_plane_continues_only_into_the_same_plane_through_an_opening() {
+        let here = Sector {
+            floor: Fx::from_num(0),
+            ceiling: Fx::from_num(128),
+            light: 160,
+            floor_color: 1,
+            ceiling_color: 2,
+            wall_color: 3,
+            floor_texture: 4,
+            ceiling_texture: 5,
+        };
+        for ceiling in [false, true] {
+            assert!(plane_continues(&here, &here, ceiling));
+            let same = |s: &Sector| plane_continues(&here, s, ceiling);
+            // The other plane may differ.
+            let mut other = here;
+            if ceiling {
+                other.floor = Fx::from_num(24);
+                other.floor_texture = 9;
+            } else {
+                other.ceiling = Fx::from_num(96);
+                other.ceiling_texture = 9;
+            }
+            assert!(same(&other));
+            let changed: [fn(&mut Sector); 4] = [
+                |s| s.light = 150,
+                |s| {
+                    s.floor = Fx::from_num(8);
+                    s.ceiling = Fx::from_num(136);
+                },
+                |s| {
+                    s.floor_texture = 7;
+                    s.ceiling_texture = 7;
+                },
+                |s| {
+                    s.floor_color = 7;
+                    s.ceiling_color = 7;
+                },
+            ];
+            for (i, change) in changed.iter().enumerate() {
+                let mut there = here;
+                change(&mut there);
+                assert!(!same(&there), "change {i}, ceiling {ceiling}");
+            }
+            // Shut behind (a door: floor and ceiling meet), the plane
+            // itself unchanged.
+            let mut shut = here;
+            if ceiling {
+                shut.floor = shut.ceiling;
+            } else {
+                shut.ceiling = shut.floor;
+            }
+            assert!(!same(&shut), "shut, ceiling {ceiling}");
+        }
+    }
 
     /// A small deterministic generator.
     fn next(seed: &mut u64) -> u64 {
