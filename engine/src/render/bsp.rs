@@ -1077,6 +1077,9 @@ impl<'a> Walker<'_, '_, 'a> {
         let here = self.cache.get(here_ref);
         let there = next_ref.map(|r| self.cache.get(r));
         let prep = prepare(level, view, self.cache, &wall, sector, here, there, front);
+        if prep.unseen() {
+            return;
+        }
         let ends = Ends::new(view, &wall);
         let cross = ends.cross();
         // The sprites in these columns that the wall hides.

@@ -828,6 +828,18 @@ impl Prepared {
         [self.top, self.floor, self.back_ceiling, self.back_floor]
     }
 
+    /// A portal that changes nothing in any column: no part shows, no
+    /// middle texture, both planes continue behind it. The BSP walk
+    /// passes over its segs (DOOM's `R_AddLine` leaves such a line out).
+    #[inline]
+    pub(crate) fn unseen(&self) -> bool {
+        self.next.is_some()
+            && self.floor_continues
+            && self.ceiling_continues
+            && !self.upper_shows
+            && !self.lower_shows
+    }
+
     /// The screen rows of [`Prepared::heights`] in a column, `rows`,
     /// with the edge of a plane that continues behind the wall moved far
     /// off the screen (the ceiling's above it, the floor's below): then
