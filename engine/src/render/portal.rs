@@ -980,8 +980,8 @@ pub(crate) fn prepare<'a>(
 test_switch! {
     /// A switch for tests: no plane continues behind a portal (see
     /// [`plane_continues`]): every portal marks the planes in front of it,
-    /// to check that leaving them to the sector behind changes (almost)
-    /// no pixel.
+    /// to check that leaving them to the sector behind changes no wall or
+    /// plane pixel.
     marked_planes
 }
 
