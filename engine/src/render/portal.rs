@@ -828,16 +828,14 @@ impl Prepared {
         [self.top, self.floor, self.back_ceiling, self.back_floor]
     }
 
-    /// A portal that changes nothing in any column: no part shows, no
-    /// middle texture, both planes continue behind it. The BSP walk
-    /// passes over its segs (DOOM's `R_AddLine` leaves such a line out).
+    /// A portal that changes nothing in any column: both planes continue
+    /// behind it (so it is two-sided, has no middle texture, and, the
+    /// heights the same on both sides, no upper or lower part shows).
+    /// The BSP walk passes over its segs (DOOM's `R_AddLine` leaves such
+    /// a line out).
     #[inline]
     pub(crate) fn unseen(&self) -> bool {
-        self.next.is_some()
-            && self.floor_continues
-            && self.ceiling_continues
-            && !self.upper_shows
-            && !self.lower_shows
+        self.floor_continues && self.ceiling_continues
     }
 
     /// The screen rows of [`Prepared::heights`] in a column, `rows`,
