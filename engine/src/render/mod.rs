@@ -1057,6 +1057,25 @@ mod tests {
         views
     }
 
+    /// A 160x100 picture of `cam` by `walk`, with the map's decorations
+    /// when `sprites`, rendered with test switch `set` set to `on` (and
+    /// left off after): its pixels and stats.
+    pub(crate) fn switched_shot(
+        (level, shades): (&Level<'_>, &Shades<u32>),
+        cam: &Camera,
+        (walk, sprites): (Walk, bool),
+        (set, on): (fn(bool), bool),
+    ) -> (Vec<u32>, RenderStats) {
+        let (w, h) = (160, 100);
+        set(on);
+        let mut pixels = vec![0u32; w * h];
+        let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
+        let sources = sprite::decorations(level).filter(|_| sprites);
+        let stats = render_sources_by(level, cam, shades, sources, &mut frame, walk);
+        set(false);
+        (pixels, stats)
+    }
+
     /// The column walk's per-frame tables (the frame cache) are a
     /// shortcut: walking every sector the slow way, testing all its walls
     /// in every column and working out each wall's drawing at each
@@ -1112,19 +1131,18 @@ mod tests {
     /// the start, more window columns are kept.
     #[test]
     fn sprites_arriving_late_change_no_pixel() {
-        let (w, h) = (160, 100);
         let mut total = [0usize; 2];
         for (name, bytes) in maps() {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
             let views = views_from_things(&level, |_, _, _| true);
             let shot = |cam: &Camera, eager: bool| {
-                bsp::eager::set(eager);
-                let mut pixels = vec![0u32; w * h];
-                let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                let sources = sprite::decorations(&level);
-                let stats = render_sources_by(&level, cam, &shades, sources, &mut frame, Walk::Bsp);
-                bsp::eager::set(false);
+                let (pixels, stats) = switched_shot(
+                    (&level, &shades),
+                    cam,
+                    (Walk::Bsp, true),
+                    (bsp::eager::set, eager),
+                );
                 (pixels, stats, bsp::kept_windows::get())
             };
             let (mut sprites, mut kept) = (0u64, [0usize; 2]);
@@ -1164,20 +1182,18 @@ mod tests {
     /// (opaque falls and grates on two-sided lines).
     #[test]
     fn opaque_middles_that_close_the_column_change_no_picture() {
-        let (w, h) = (160, 100);
         let mut closed_maps = 0;
         for (name, bytes) in maps() {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
             let views = views_from_things(&level, |_, _, _| true);
             let shot = |cam: &Camera, open: bool| {
-                bsp::open_middles::set(open);
-                let mut pixels = vec![0u32; w * h];
-                let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                let sources = sprite::decorations(&level);
-                let stats = render_sources_by(&level, cam, &shades, sources, &mut frame, Walk::Bsp);
-                bsp::open_middles::set(false);
-                (pixels, stats)
+                switched_shot(
+                    (&level, &shades),
+                    cam,
+                    (Walk::Bsp, true),
+                    (bsp::open_middles::set, open),
+                )
             };
             let (mut differ_views, mut walls) = (0, [0u64; 2]);
             for (i, cam) in views.iter().enumerate() {
@@ -1221,7 +1237,6 @@ mod tests {
     /// 4.5% of E2M3's, under 1% of the other maps').
     #[test]
     fn planes_that_continue_behind_a_portal_change_only_sprites() {
-        let (w, h) = (160, 100);
         let mut sprites_differ = 0;
         for (name, bytes) in maps() {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
@@ -1230,13 +1245,8 @@ mod tests {
             for walk in [Walk::Bsp, Walk::Columns] {
                 for with_sprites in [false, true] {
                     let shot = |cam: &Camera, marked: bool| {
-                        portal::marked_planes::set(marked);
-                        let mut pixels = vec![0u32; w * h];
-                        let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                        let sources = sprite::decorations(&level).filter(|_| with_sprites);
-                        render_sources_by(&level, cam, &shades, sources, &mut frame, walk);
-                        portal::marked_planes::set(false);
-                        pixels
+                        let switch = (portal::marked_planes::set as fn(bool), marked);
+                        switched_shot((&level, &shades), cam, (walk, with_sprites), switch).0
                     };
                     let mut differ_views = 0;
                     for (i, cam) in views.iter().enumerate() {
