@@ -405,7 +405,16 @@ mod tests {
             u64::MAX / 3,
             u64::MAX,
         ] {
-            for n in [0, 1, d - 1, d, d + 1, u64::MAX - 1, u64::MAX, 1 << 63] {
+            for n in [
+                0,
+                1,
+                d - 1,
+                d,
+                d.saturating_add(1),
+                u64::MAX - 1,
+                u64::MAX,
+                1 << 63,
+            ] {
                 check(n, d);
             }
         }
