@@ -64,7 +64,7 @@ use super::{cache::SectorRef, portal::TexSpan};
 use super::{draw_background, draw_sky, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
 use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
-use crate::math::{div_toward_zero, within};
+use crate::math::{div_floor, div_toward_zero, within};
 use crate::world::{Level, WallId};
 
 /// Most sprite columns whose clip windows one frame records; a sprite
@@ -1682,8 +1682,7 @@ impl DepthStep {
     /// The depth in column `x` (16.16 bits): one division.
     #[inline]
     fn depth(&self, x: usize) -> i64 {
-        ((crate::math::div_floor(u64::MAX, self.recip(x))).min(MAX_DEPTH as u64) as i64)
-            .max(MIN_DEPTH)
+        (div_floor(u64::MAX, self.recip(x)).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
     }
 
     /// The distance along the side seen of the point met in column `x`
