@@ -9,6 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use engine::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
+use engine::math::Division;
 use engine::render::Walk;
 
 use crate::config::MAX_FPS_CAP;
@@ -98,6 +99,14 @@ OPTIONS:
                         `columns` (one ray a column through the sector
                         graph); named in the timedemo's first line when
                         given
+    --division WAY      how the renderer divides: `integer` or `doubles`
+                        (guessed in doubles, settled in integers); the
+                        same pictures either way, only the speed differs.
+                        Default: in the window and the timedemo, each way
+                        timed on a few frames at start-up and the faster
+                        kept (the timedemo says which on stderr);
+                        integer otherwise. Named in the timedemo's first
+                        line when given
     --stride S          the timedemo frame's row stride in pixels, at least
                         the width (default: rows an odd number of 64-byte
                         cache lines apart, 336 at width 320; see the
@@ -174,6 +183,9 @@ pub struct Args {
     pub spin: bool,
     /// `--walk`: the timedemo's walk (`None`: the renderer's default).
     pub walk: Option<Walk>,
+    /// `--division`: how the renderer divides (`None`: measured at
+    /// start-up where speed shows, see `division::choose`).
+    pub division: Option<Division>,
     /// `--stride`: the timedemo frame's row stride (`None`: the engine's
     /// `Frame::spread_stride`).
     pub stride: Option<usize>,
@@ -204,6 +216,7 @@ impl Default for Args {
             seed: None,
             spin: false,
             walk: None,
+            division: None,
             stride: None,
         }
     }
@@ -268,6 +281,13 @@ where
                     Some("columns") => Walk::Columns,
                     Some("bsp") => Walk::Bsp,
                     _ => return Err("--walk takes `columns` or `bsp`".into()),
+                })
+            }
+            "--division" => {
+                out.division = Some(match value(name)?.to_str() {
+                    Some("integer") => Division::Integer,
+                    Some("doubles") => Division::GuessedInDoubles,
+                    _ => return Err("--division takes `integer` or `doubles`".into()),
                 })
             }
             "--runs" => out.runs = Some(number(name, &value(name)?, 1, MAX_RUNS as u64)? as u32),
@@ -512,6 +532,20 @@ mod tests {
         assert_eq!(
             e(&["--timedemo", "--walk", "rays"]),
             "--walk takes `columns` or `bsp`"
+        );
+        assert_eq!(
+            e(&["--division", "float"]),
+            "--division takes `integer` or `doubles`"
+        );
+        assert_eq!(run(&["--timedemo"]).unwrap().division, None);
+        assert_eq!(
+            run(&["--timedemo", "--division=doubles"]).unwrap().division,
+            Some(Division::GuessedInDoubles)
+        );
+        // Not only in the timedemo: a window renders too.
+        assert_eq!(
+            run(&["--division", "integer"]).unwrap().division,
+            Some(Division::Integer)
         );
         assert_eq!(
             run(&["--timedemo", "--walk=bsp"]).unwrap().walk,

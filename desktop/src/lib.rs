@@ -30,6 +30,7 @@ pub mod config;
 pub mod controls;
 pub mod demo;
 pub mod display;
+pub mod division;
 pub mod font;
 pub mod gamepad;
 pub mod headless;

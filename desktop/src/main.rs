@@ -93,6 +93,7 @@ fn run(args: &Args) -> Result<(), String> {
             spin: args.spin,
             walk: args.walk,
             stride: args.stride,
+            division: args.division,
         };
         let mut out = std::io::stdout().lock();
         timedemo::run(level, &opts, &mut out).map_err(error)?;
@@ -146,6 +147,15 @@ fn run(args: &Args) -> Result<(), String> {
             .transpose()
             .map_err(error)?,
     };
+    // How the renderer divides: as asked, or in a window, the faster way
+    // on this machine (a few frames each way, before the window opens).
+    match args.division {
+        Some(d) => engine::math::set_division(d),
+        None if !args.headless => {
+            desktop::division::choose_on(&level, args.width, args.height);
+        }
+        None => {}
+    }
     let session = Session::new(Game::new(level), setup);
 
     if args.headless {

@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use engine::config::player;
 use engine::game::Game;
-use engine::math::{Angle, Fx, Vec2};
+use engine::math::{Angle, Division, Fx, Vec2};
 use engine::render::{
     render_game_from_by, render_scene_by, Camera, Frame, RenderStats, Sprite, Walk,
 };
@@ -248,6 +248,10 @@ pub struct Options {
     /// The frame's row stride in pixels (`None`:
     /// [`Frame::spread_stride`]).
     pub stride: Option<usize>,
+    /// How the renderer divides (`None`: each way timed on the
+    /// viewpoints after the warm-up, the faster kept; see
+    /// [`crate::division::choose`]).
+    pub division: Option<Division>,
 }
 
 /// What a timedemo measured.
@@ -409,9 +413,15 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
         Some(s) => format!(", rows {s} pixels apart"),
         None => String::new(),
     };
+    // And the way of dividing, when given.
+    let division = match opts.division {
+        None => "",
+        Some(Division::Integer) => ", integer divisions",
+        Some(Division::GuessedInDoubles) => ", divisions guessed in doubles",
+    };
     writeln!(
         out,
-        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs{walk}{rows}",
+        "timedemo: {} {w}x{h}: {} viewpoints ({which}), {} frames x {} runs{walk}{rows}{division}",
         opts.title,
         views.cameras.len(),
         opts.frames,
@@ -422,6 +432,23 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     // Warm-up, untimed: every viewpoint once (caches, page faults).
     for camera in &views.cameras {
         draw(camera, &mut frame);
+    }
+    // Then the way of dividing: as asked, or the faster on these views.
+    match opts.division {
+        Some(d) => engine::math::set_division(d),
+        None => {
+            let cameras = &views.cameras;
+            let choice = crate::division::choose(crate::division::FRAMES_ON_A_LEVEL, |i| {
+                if let Some(camera) =
+                    cameras.get(i * cameras.len() / crate::division::FRAMES_ON_A_LEVEL)
+                {
+                    draw(camera, &mut frame);
+                }
+            });
+            // On stderr: stdout's lines are the interface, and the
+            // per-frame line depends only on the frames drawn.
+            eprintln!("timedemo: divisions: {}", choice.line());
+        }
     }
     let n = opts.frames.max(1) as f64;
     let mut per_run = Vec::with_capacity(opts.runs as usize);
@@ -628,6 +655,7 @@ mod tests {
             spin: false,
             walk: None,
             stride: None,
+            division: None,
         };
         let mut out = Vec::new();
         let s = run(level, &opts, &mut out).unwrap();
@@ -669,6 +697,7 @@ mod tests {
         assert_eq!(first_line(&columns), format!("{seeded}, column walk"));
         let strided = Options {
             stride: Some(100),
+            division: None,
             ..opts.clone()
         };
         assert_eq!(
@@ -696,6 +725,7 @@ mod tests {
             spin: false,
             walk: None,
             stride: None,
+            division: None,
         };
         let s = Summary {
             per_run: vec![250.0, 200.0, 400.0],

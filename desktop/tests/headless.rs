@@ -342,8 +342,15 @@ fn a_timedemo_prints_its_runs_and_a_summary_without_a_display() {
     assert!(min <= median && median <= max && min > 0.0, "{summary}");
     // (fps from the unrounded median.)
     assert!((fps * median / 1e6 - 1.0).abs() < 1e-3, "{summary}");
-    // Nothing is written: no screenshot, no trace.
-    assert!(stderr(&out).is_empty(), "{}", stderr(&out));
+    // Nothing is written: no screenshot, no trace; on stderr, one line:
+    // the way of dividing timed at start-up and kept.
+    let err = stderr(&out);
+    assert!(
+        err.lines().count() == 1
+            && (err.starts_with("timedemo: divisions: integer (timed: ")
+                || err.starts_with("timedemo: divisions: doubles (timed: ")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -174,33 +174,88 @@ pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
     v.max(lo).min(hi)
 }
 
-/// `n / d` rounded down (`d` at least 1; 0 is taken as 1): exactly the
-/// integer division's quotient, on every machine.
+/// How [`div_floor`] divides. The quotient is the same either way, bit for
+/// bit; only the time differs, and which way is faster depends on the
+/// processor, so the frontend chooses ([`set_division`]) and the engine's
+/// results never depend on the choice.
 ///
-/// Why not `n / d`: a 64-bit integer division is the slowest instruction
-/// the renderer runs. On the Skylake-family cores the benchmarks ran on
-/// it takes 35 to 88 cycles and barely overlaps with the next one, and
-/// the renderer divides once per wall column; a double-precision division
-/// takes 13 to 15 and pipelines. So where the processor has a hardware
-/// double divider (x86-64, whose SSE2 every such processor has), the
-/// quotient is *guessed* in doubles and *settled* in integers: the guess
-/// is within one of the quotient (the dividend's, the divisor's and the
-/// quotient's roundings to 53 bits are each a relative error of at most
-/// 2^-53, so for the quotients the renderer asks for, below 2^51, the
-/// guess is off by less than one), and one 128-bit product says which of
-/// the guess, one more or one less it is. Should a guess be further off
-/// (a quotient of 2^51 or more) the integer division answers. The result
-/// never depends on how the double rounded: it is the integer division's
-/// quotient, bit for bit, as on the N64 and a Cortex-M, which divide in
-/// integers (whether the N64's floating-point unit would pay is not
-/// measured; a Cortex-M4's doubles are done in software). On Freedoom
-/// E1M4's turn (1,400 such divisions a frame) that is 6% less time a
-/// frame for 2.4% more instructions.
+/// Why a choice: a 64-bit integer division is the slowest instruction the
+/// renderer runs, once per wall column and more. On the Skylake-family
+/// Xeons (Cascade Lake) some of the benchmarks ran on it takes 35 to 88
+/// cycles and barely overlaps with the next one, where a double-precision
+/// division takes 13 to 15 and pipelines: there, guessing the quotient in
+/// doubles and settling it in integers took 6% off Freedoom E1M4's frame
+/// (1,400 such divisions a frame) for 2.4% more instructions. On an AMD
+/// Zen 5 EPYC, whose integer divider is fast, the same guess made the
+/// frame 5-8% *slower* (E1M4, E3M3, MAP02). Neither is right everywhere.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Division {
+    /// The integer division (an instruction, or the N64's library call):
+    /// the default, and what every machine without a hardware double
+    /// divider the engine knows of (anything but x86-64) always does.
+    Integer,
+    /// Guessed in doubles and settled in integers (x86-64 with SSE2; on
+    /// other machines the same as [`Division::Integer`]). The guess is
+    /// within one of the quotient (the dividend's, the divisor's and the
+    /// quotient's roundings to 53 bits are each a relative error of at
+    /// most 2^-53, so for the quotients the renderer asks for, below
+    /// 2^51, it is off by less than one), and one 128-bit product says
+    /// which of the guess, one more or one less it is. Should a guess be
+    /// further off (a quotient of 2^51 or more) the integer division
+    /// answers. The result never depends on how the double rounded.
+    GuessedInDoubles,
+}
+
+/// Whether [`div_floor`] guesses in doubles ([`set_division`]): one flag
+/// for the process, read with a relaxed load (one compare with memory
+/// and a branch that always goes the same way). Only a speed setting: no
+/// result depends on it.
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+static GUESS_IN_DOUBLES: core::sync::atomic::AtomicBool =
+    core::sync::atomic::AtomicBool::new(false);
+
+/// Chooses how [`div_floor`] and [`div_toward_zero`] divide from now on,
+/// in every thread (the desktop measures both at start-up and keeps the
+/// faster). Changes no result, so it may be called at any time.
+pub fn set_division(division: Division) {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    GUESS_IN_DOUBLES.store(
+        division == Division::GuessedInDoubles,
+        core::sync::atomic::Ordering::Relaxed,
+    );
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let _ = division;
+}
+
+/// How [`div_floor`] divides now ([`set_division`]; always
+/// [`Division::Integer`] on machines that cannot guess).
+pub fn division() -> Division {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if GUESS_IN_DOUBLES.load(core::sync::atomic::Ordering::Relaxed) {
+        return Division::GuessedInDoubles;
+    }
+    Division::Integer
+}
+
+/// `n / d` rounded down (`d` at least 1; 0 is taken as 1): exactly the
+/// integer division's quotient, on every machine, by the way
+/// [`set_division`] chose.
 #[inline]
 pub fn div_floor(n: u64, d: u64) -> u64 {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    if GUESS_IN_DOUBLES.load(core::sync::atomic::Ordering::Relaxed) {
+        return div_floor_by(Division::GuessedInDoubles, n, d);
+    }
+    div_floor_by(Division::Integer, n, d)
+}
+
+/// [`div_floor`] by the way `division` says, whatever [`set_division`]
+/// chose (to measure the two ways against each other).
+#[inline]
+pub fn div_floor_by(division: Division, n: u64, d: u64) -> u64 {
     let d = d.max(1);
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
+    if division == Division::GuessedInDoubles {
         // Converted as signed numbers (one instruction each way, where
         // unsigned ones take a dozen): a divisor of 2^63 or more, or a
         // quotient that large, gives a negative or saturated guess,
@@ -223,6 +278,8 @@ pub fn div_floor(n: u64, d: u64) -> u64 {
             return guess.wrapping_sub(1);
         }
     }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    let _ = division;
     n / d
 }
 
@@ -388,7 +445,12 @@ mod tests {
     /// of every bit length: always the integer division's quotient.
     #[test]
     fn div_floor_is_the_integer_quotient() {
+        // Both ways, whatever the process chose (set_division is not
+        // touched here: tests run in parallel).
         let check = |n: u64, d: u64| {
+            for way in [Division::Integer, Division::GuessedInDoubles] {
+                assert_eq!(div_floor_by(way, n, d), n / d.max(1), "{n} / {d} {way:?}");
+            }
             assert_eq!(div_floor(n, d), n / d.max(1), "{n} / {d}");
             let (sn, sd) = (n as i64, d as i64);
             if sd != 0 && !(sn == i64::MIN && sd == -1) {

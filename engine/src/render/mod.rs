@@ -1171,6 +1171,39 @@ mod tests {
         assert!(total[0] * 2 < total[1], "{total:?}");
     }
 
+    /// How the renderer divides (`math::set_division`) is a matter of
+    /// speed only: the pictures by integer divisions and by divisions
+    /// guessed in doubles are the same, pixel for pixel, by both walks,
+    /// sprites and see-through textures included, views from every
+    /// thing's spot in eight directions. (The process-wide setting may
+    /// reach other tests running meanwhile: it changes none of their
+    /// results either.)
+    #[test]
+    fn the_way_of_dividing_changes_no_pixel() {
+        fn guess(on: bool) {
+            crate::math::set_division(if on {
+                crate::math::Division::GuessedInDoubles
+            } else {
+                crate::math::Division::Integer
+            });
+        }
+        let mut views_seen = 0;
+        for (name, bytes) in maps() {
+            let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let shades = Shades::<u32>::for_map(level.map());
+            for cam in views_from_things(&level, |_, _, _| true) {
+                for walk in [Walk::Bsp, Walk::Columns] {
+                    let shot =
+                        |on| switched_shot((&level, &shades), &cam, (walk, true), (guess, on));
+                    let (integer, doubles) = (shot(false), shot(true));
+                    assert!(integer.0 == doubles.0, "{name}: {cam:?} {walk:?}");
+                }
+                views_seen += 1;
+            }
+        }
+        assert!(views_seen > 100, "{views_seen} views");
+    }
+
     /// A two-sided wall whose middle texture is opaque and covers the
     /// opening closes the column: drawn as a wall part there, rather
     /// than recorded as a see-through wall and drawn after the walk over
