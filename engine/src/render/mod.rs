@@ -262,7 +262,8 @@ pub enum Walk {
     /// the view leaks out of the map (this walk sees the walls around
     /// the leak, the column walk the background). The default: on the
     /// desktop the faster (fewer instructions and fewer mispredicted
-    /// branches a frame), on the N64 at least as fast (see the README).
+    /// branches a frame), on the N64 at least as fast (see
+    /// docs/performance-log.md, *The BSP walk, tuned*).
     #[default]
     Bsp,
 }
