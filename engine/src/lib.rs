@@ -30,8 +30,9 @@
 //!   input every frontend plays and records.
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.
-//! * [`render`]: one ray per screen column through the sector graph (or,
-//!   asked for, a walk through the map's BSP as DOOM's), drawing into a
+//! * [`render`]: a walk through the map's BSP as DOOM's, nearest
+//!   subsector first (or, for a map without one or when asked for, one
+//!   ray per screen column through the sector graph), drawing into a
 //!   caller-owned [`render::Frame`] whose pixel type is a parameter.
 //!   `render::portal` (or `render::bsp`) decides what each column sees;
 //!   `render::draw` touches pixels.
@@ -45,6 +46,8 @@
 //!    the camera or the input.
 //! 3. **Deterministic.** `tick` is a pure function of the state and the
 //!    input: same inputs, same state, bit for bit, on desktop and console.
+//!    The engine's one process-wide setting, how [`math`] divides
+//!    ([`math::set_division`]), changes the speed and never a result.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
