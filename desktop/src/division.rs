@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use engine::math::{set_division, Division};
-use engine::render::{render_scene_by, Frame, Walk};
+use engine::render::{render_scene_by, Camera, Frame, Walk};
 use engine::world::Level;
 
 /// Rounds of each way: the fastest round of each counts, so that a
@@ -63,7 +63,7 @@ pub fn name(division: Division) -> &'static str {
 pub fn choose(frames: usize, mut render_frame: impl FnMut(usize)) -> Choice {
     let mut best = [f64::INFINITY; 2];
     let ways = [Division::Integer, Division::GuessedInDoubles];
-    if frames > 0 && can_guess() {
+    if frames > 0 && engine::math::can_guess_in_doubles() {
         for _ in 0..ROUNDS {
             for (way, best) in ways.iter().zip(best.iter_mut()) {
                 set_division(*way);
@@ -101,31 +101,40 @@ pub fn choose_on(level: &Level<'_>, width: usize, height: usize) -> Choice {
     let stride = Frame::<u32>::spread_stride(width);
     let mut pixels = vec![0u32; stride * height];
     let frame = Frame::new(&mut pixels, width, height, stride);
-    let (frames, mut frame) = match frame {
-        Some(f) if !cameras.is_empty() => (FRAMES_ON_A_LEVEL, Some(f)),
-        _ => (0, None),
+    match frame {
+        Some(mut frame) => choose_over(&cameras, |camera| {
+            render_scene_by(
+                level,
+                camera,
+                &shades,
+                &sprites,
+                &mut frame,
+                Walk::default(),
+            );
+        }),
+        None => choose(0, |_| {}),
+    }
+}
+
+/// [`choose`] with [`FRAMES_ON_A_LEVEL`] frames a round, `draw`ing views
+/// spread evenly over `cameras` (none, and integer divisions, if there
+/// are none).
+pub fn choose_over(cameras: &[Camera], mut draw: impl FnMut(&Camera)) -> Choice {
+    let frames = if cameras.is_empty() {
+        0
+    } else {
+        FRAMES_ON_A_LEVEL
     };
     choose(frames, |i| {
-        let camera = cameras.get(i * cameras.len() / FRAMES_ON_A_LEVEL);
-        if let (Some(camera), Some(frame)) = (camera, frame.as_mut()) {
-            render_scene_by(level, camera, &shades, &sprites, frame, Walk::default());
+        if let Some(camera) = cameras.get(i * cameras.len() / FRAMES_ON_A_LEVEL) {
+            draw(camera);
         }
     })
 }
 
 /// Frames a round when timing the two ways of dividing (spread over the
 /// views): about 4 ms a round at Freedoom's 60 µs a frame.
-pub const FRAMES_ON_A_LEVEL: usize = 64;
-
-/// Whether the engine guesses in doubles when asked to (x86-64): asked
-/// and read back.
-fn can_guess() -> bool {
-    let before = engine::math::division();
-    set_division(Division::GuessedInDoubles);
-    let can = engine::math::division() == Division::GuessedInDoubles;
-    set_division(before);
-    can
-}
+const FRAMES_ON_A_LEVEL: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -151,7 +160,7 @@ mod tests {
         });
         assert_eq!(doubles_slow.division, Division::Integer, "{doubles_slow:?}");
         assert!(doubles_slow.integer_us < doubles_slow.doubles_us);
-        if can_guess() {
+        if engine::math::can_guess_in_doubles() {
             let integer_slow = choose(4, |_| {
                 spin(if engine::math::division() == Division::Integer {
                     200_000

@@ -437,13 +437,8 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     match opts.division {
         Some(d) => engine::math::set_division(d),
         None => {
-            let cameras = &views.cameras;
-            let choice = crate::division::choose(crate::division::FRAMES_ON_A_LEVEL, |i| {
-                if let Some(camera) =
-                    cameras.get(i * cameras.len() / crate::division::FRAMES_ON_A_LEVEL)
-                {
-                    draw(camera, &mut frame);
-                }
+            let choice = crate::division::choose_over(&views.cameras, |camera| {
+                draw(camera, &mut frame);
             });
             // On stderr: stdout's lines are the interface, and the
             // per-frame line depends only on the frames drawn.

@@ -227,6 +227,12 @@ pub fn set_division(division: Division) {
     let _ = division;
 }
 
+/// Whether this machine can guess in doubles ([`Division::GuessedInDoubles`]
+/// is otherwise the same as [`Division::Integer`]): x86-64 with SSE2.
+pub const fn can_guess_in_doubles() -> bool {
+    cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
+}
+
 /// How [`div_floor`] divides now ([`set_division`]; always
 /// [`Division::Integer`] on machines that cannot guess).
 pub fn division() -> Division {
