@@ -33,12 +33,12 @@
 use std::io::Write;
 use std::time::Instant;
 
-use engine::config::player;
 use engine::game::Game;
 use engine::math::{Angle, Division, Fx, Vec2};
 use engine::render::{
     render_game_from_by, render_scene_by, Camera, Frame, RenderStats, Sprite, Walk,
 };
+use engine::viewpoints;
 use engine::world::Level;
 
 /// Frames per run when `--frames` does not say.
@@ -49,9 +49,6 @@ pub const DEFAULT_RUNS: u32 = 5;
 pub const DEFAULT_SEED: u64 = 1;
 /// How many viewpoints to aim for, player starts included.
 pub const VIEWPOINTS: usize = 64;
-/// Random points tried per viewpoint wanted before giving up (a map whose
-/// sectors fill little of its bounding box gets fewer viewpoints).
-pub const TRIES_PER_VIEWPOINT: usize = 200;
 
 /// The fixed views of one map.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,99 +59,17 @@ pub struct Viewpoints {
     pub starts: usize,
 }
 
-/// A small, fast, seeded generator (xorshift64*): the same numbers on
-/// every machine, no dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator for `seed` (any value, zero included).
-    pub fn new(seed: u64) -> Rng {
-        // SplitMix64's finaliser spreads nearby seeds apart; `| 1` keeps
-        // the state non-zero.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        let mut s = self.0;
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        self.0 = s;
-        s.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number in `lo..hi` (`lo` if the range is empty).
-    pub fn range(&mut self, lo: i64, hi: i64) -> i64 {
-        if hi <= lo {
-            return lo;
-        }
-        let span = (hi - lo) as u64;
-        lo + (self.next_u64() % span) as i64
-    }
-}
-
-/// The camera at the player's eye height (41) above the floor of the
-/// sector at `pos`, facing `angle`; `None` outside every sector.
-fn camera_at(level: &Level<'_>, pos: Vec2, angle: Angle) -> Option<(Camera, Fx)> {
-    let sector = level.locate(pos)?;
-    let s = level.sector(sector);
-    let camera = Camera {
-        pos,
-        eye_z: s.floor + player::EYE_HEIGHT,
-        angle,
-        sector,
-    };
-    Some((camera, s.ceiling - s.floor))
-}
+use engine::viewpoints::TRIES_PER_VIEWPOINT;
 
 /// The viewpoints of `level` for `seed`: every player start (facing its
 /// own angle), then up to `count` in all sampled points (see the module
-/// docs), each with a random facing to 1/65536 of a degree. Deterministic.
+/// docs and [`engine::viewpoints::sampled`]), each with a random facing
+/// to 1/65536 of a degree. Deterministic.
 pub fn viewpoints(level: &Level<'_>, count: usize, seed: u64) -> Viewpoints {
-    let map = level.map();
-    let mut cameras = Vec::with_capacity(count);
-    for t in map.things() {
-        if t.kind == engine::format::kind::PLAYER_START {
-            let at = Vec2::new(t.x, t.y);
-            if let Some((c, _)) = camera_at(level, at, Angle::from_degrees(t.angle)) {
-                cameras.push(c);
-            }
-        }
-    }
+    let mut cameras: Vec<Camera> = viewpoints::player_starts(level).collect();
     let starts = cameras.len();
-    let (mut lo, mut hi) = ((i32::MAX, i32::MAX), (i32::MIN, i32::MIN));
-    for i in 0..map.vertex_count() {
-        let v = map.vertex(i);
-        let (x, y) = (v.x.to_bits(), v.y.to_bits());
-        lo = (lo.0.min(x), lo.1.min(y));
-        hi = (hi.0.max(x), hi.1.max(y));
-    }
-    if lo.0 > hi.0 {
-        return Viewpoints { cameras, starts };
-    }
-    let mut rng = Rng::new(seed);
-    let full_turn = i64::from(Fx::from_num(360).to_bits());
-    let mut tries = count.saturating_mul(TRIES_PER_VIEWPOINT);
-    while cameras.len() < count && tries > 0 {
-        tries -= 1;
-        // Every draw is made whether or not the point is kept, so the
-        // sequence depends only on the seed.
-        let x = rng.range(i64::from(lo.0), i64::from(hi.0)) as i32;
-        let y = rng.range(i64::from(lo.1), i64::from(hi.1)) as i32;
-        let a = rng.range(0, full_turn) as i32;
-        let pos = Vec2::new(Fx::from_bits(x), Fx::from_bits(y));
-        let angle = Angle::from_degrees(Fx::from_bits(a));
-        if let Some((c, room)) = camera_at(level, pos, angle) {
-            if room >= player::HEIGHT {
-                cameras.push(c);
-            }
-        }
-    }
+    let tries = count.saturating_mul(TRIES_PER_VIEWPOINT);
+    cameras.extend(viewpoints::sampled(level, seed, tries).take(count.saturating_sub(starts)));
     Viewpoints { cameras, starts }
 }
 
@@ -167,25 +82,23 @@ pub const SPIN_FACINGS: usize = 256;
 /// degrees counter-clockwise of the last, the first the start's own.
 /// None without a player start inside a sector.
 pub fn spin_viewpoints(level: &Level<'_>) -> Viewpoints {
-    let map = level.map();
-    let start = map
+    // The first player start in the map's things, if it is inside a
+    // sector (a later start is not a stand-in for it).
+    let first = level
+        .map()
         .things()
         .find(|t| t.kind == engine::format::kind::PLAYER_START)
-        .and_then(|t| camera_at(level, Vec2::new(t.x, t.y), Angle::from_degrees(t.angle)));
-    let Some((first, _)) = start else {
+        .and_then(|t| {
+            viewpoints::camera_at(level, Vec2::new(t.x, t.y), Angle::from_degrees(t.angle))
+        });
+    let Some((first, _)) = first else {
         return Viewpoints {
             cameras: Vec::new(),
             starts: 0,
         };
     };
     // 360 / 256 degrees is 1.40625: exact in 16 fraction bits.
-    let step = Fx::from_num(360) / SPIN_FACINGS as i32;
-    let cameras = (0..SPIN_FACINGS)
-        .map(|i| Camera {
-            angle: Angle::from_degrees(first.angle.degrees() + step * i as i32),
-            ..first
-        })
-        .collect();
+    let cameras = viewpoints::turning(first, SPIN_FACINGS).collect();
     Viewpoints { cameras, starts: 1 }
 }
 
@@ -515,28 +428,12 @@ fn add(total: &mut RenderStats, s: &RenderStats) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use engine::config::player;
 
     const TWO_ROOMS: &str = include_str!("../tests/data/two_rooms.map");
 
     fn level_bytes() -> Vec<u8> {
         tools::compile_source(TWO_ROOMS, "t").unwrap().bytes
-    }
-
-    #[test]
-    fn the_generator_is_fixed() {
-        let mut a = Rng::new(1);
-        let mut b = Rng::new(1);
-        let first: Vec<u64> = (0..4).map(|_| a.next_u64()).collect();
-        assert_eq!(first, (0..4).map(|_| b.next_u64()).collect::<Vec<_>>());
-        // Pinned: the viewpoints of every map depend on these numbers.
-        assert_eq!(Rng::new(0).next_u64(), Rng::new(0).next_u64());
-        assert_ne!(Rng::new(0).next_u64(), Rng::new(1).next_u64());
-        let mut r = Rng::new(7);
-        for _ in 0..1000 {
-            let v = r.range(-5, 5);
-            assert!((-5..5).contains(&v));
-        }
-        assert_eq!(r.range(3, 3), 3);
     }
 
     #[test]

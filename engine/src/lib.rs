@@ -36,6 +36,8 @@
 //!   caller-owned [`render::Frame`] whose pixel type is a parameter.
 //!   `render::portal` (or `render::bsp`) decides what each column sees;
 //!   `render::draw` touches pixels.
+//! * [`viewpoints`]: fixed, seeded cameras in a level, the frames every
+//!   frontend's benchmark renders.
 //!
 //! ## Three promises
 //!
@@ -60,4 +62,5 @@ pub mod game;
 pub mod math;
 pub mod render;
 pub mod trace;
+pub mod viewpoints;
 pub mod world;
