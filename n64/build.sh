@@ -9,7 +9,9 @@
 #                                     that cannot run libdragon's IPL3
 #                                     (Debian's mupen64plus)
 #
-# Usage: n64/build.sh [--debug]
+# Usage: n64/build.sh [--debug] [--tour]
+#   --tour  a measuring ROM: after the demo check it times every level's
+#           fixed views (src/view_tour.rs) instead of playing
 # Environment: N64_EXTRA_MAPS=a.map:b.spmp adds levels (see build.rs),
 # N64_ROM_DIR=DIR writes the ROMs there instead.
 # Needs Rust (rustup) with the rust-src component and nust64 0.4.1; both
@@ -18,7 +20,14 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 profile=release
-[ "${1:-}" = "--debug" ] && profile=debug
+features=()
+for arg in "$@"; do
+    case "$arg" in
+        --debug) profile=debug ;;
+        --tour) features=(--features tour) ;;
+        *) echo "usage: n64/build.sh [--debug] [--tour]" >&2; exit 2 ;;
+    esac
+done
 
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     echo "n64/build.sh: installing the rust-src component (for -Zbuild-std)" >&2
@@ -35,7 +44,7 @@ fi
 flags=(-Zbuild-std=core,compiler_builtins -Zbuild-std-features=compiler-builtins-mem
        -Zjson-target-spec --target mips-nintendo64-none.json)
 [ "$profile" = release ] && flags+=(--release)
-RUSTC_BOOTSTRAP=1 cargo build --bin raycaster "${flags[@]}"
+RUSTC_BOOTSTRAP=1 cargo build --bin raycaster "${flags[@]}" ${features[@]+"${features[@]}"}
 
 # Cargo's output directory: n64/target unless CARGO_TARGET_DIR says
 # otherwise. The ROMs go to n64/target/rom, or to N64_ROM_DIR (n64/test.sh
@@ -50,10 +59,15 @@ sysroot="$(rustc --print sysroot)"
 objcopy="$(ls "$sysroot"/lib/rustlib/*/bin/rust-objcopy | head -n1)"
 
 # Our emulator IPL3: cut out of the ELF, padded to the 4032 bytes
-# (ROM 0x40..0x1000) that nust64 places before the program.
+# (ROM 0x40..0x1000) that nust64 places before the program, its last four
+# bytes set so that cen64 takes it for a CIC-6102 cartridge's. And the
+# stand-in PIF boot ROM that cen64 runs before it, padded to 2048 bytes.
 LD_LIBRARY_PATH="$sysroot/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    "$objcopy" --dump-section .ipl3_emu="$out/ipl3_emu.bin" "$elf" /dev/null
+    "$objcopy" --dump-section .ipl3_emu="$out/ipl3_emu.bin" \
+    --dump-section .pif_emu="$out/pif_emu.bin" "$elf" /dev/null
 truncate -s 4032 "$out/ipl3_emu.bin"
+python3 tools/cic_crc.py "$out/ipl3_emu.bin"
+truncate -s 2048 "$out/pif_emu.bin"
 
 # nust64 names its output after the ELF, so each flavour gets its own
 # copy of the same ELF.
@@ -64,3 +78,4 @@ nust64 --ipl3 "$out/ipl3_emu.bin" --name "RAYCASTER" --elf "$out/raycaster-emu.e
 
 echo "$out/raycaster.z64      (console: flash cartridges)"
 echo "$out/raycaster-emu.z64  (emulators)"
+echo "$out/pif_emu.bin        (a stand-in PIF boot ROM, for cen64)"

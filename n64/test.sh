@@ -15,10 +15,13 @@
 #      same final state;
 #   7. exception: the exception handler reports cause and address, over
 #      the IS-Viewer and on screen;
-#   plus the host unit tests, rustfmt and clippy, the ROMs' structure
-#   (both flavours carry the same ELF) and the
-#   frame time in Count ticks of each level's first view, printed for the
-#   README.
+#   8. the view tour: a measuring ROM (build.sh --tour, with Freedoom's
+#      E1M1, E1M4 and MAP01) times and profiles every level's fixed views
+#      in mupen64plus and in cen64 (a cycle-level model: its figures are
+#      time), where the demo's final state must also be the desktop's;
+#   plus the host unit tests, rustfmt and clippy and the ROMs' structure
+#   (both flavours carry the same ELF); it prints the tour's figures and
+#   profile for the README.
 #
 # Needs what scripts/setup installs. Ends with `n64: N passed, M failed`
 # and exits non-zero on any failure. Work files: n64/target/test/.
@@ -66,9 +69,12 @@ check "host unit tests (cargo test --lib --target $host)" \
 # which is not a workspace member: the same checks, here.
 check "rustfmt --check" rustfmt --edition 2021 --check src/main.rs src/lib.rs build.rs
 check "clippy (library, host)" cargo clippy --quiet --lib --tests --target "$host" -- -D warnings
-check "clippy (ROM program)" env RUSTC_BOOTSTRAP=1 cargo clippy --quiet --release --bin raycaster \
-    -Zbuild-std=core,compiler_builtins -Zbuild-std-features=compiler-builtins-mem \
-    -Zjson-target-spec --target mips-nintendo64-none.json -- -D warnings
+for features in "" tour; do
+    check "clippy (ROM program${features:+, $features feature})" env RUSTC_BOOTSTRAP=1 \
+        cargo clippy --quiet --release --bin raycaster ${features:+--features $features} \
+        -Zbuild-std=core,compiler_builtins -Zbuild-std-features=compiler-builtins-mem \
+        -Zjson-target-spec --target mips-nintendo64-none.json -- -D warnings
+done
 
 if ! ./build.sh >"$work/build.log" 2>&1; then
     sed 's/^/    /' "$work/build.log"
@@ -222,36 +228,68 @@ check "exception report (cause and address)" python3 tools/check_log.py exceptio
 check "exception report on screen" python3 tools/probe_shot.py "$work/replay/shot.png" \
     300,100,160,0,0 9,52,255,255,255
 
-# Freedoom's E1M1, when the freedoom package is installed: compiled from
-# the IWAD by our compiler (textures and all), added to a measurement ROM
-# as the last level, reached with L from the default level and measured at
-# its first view. (The shipped ROM has only maps/.)
-freedoom=/usr/share/games/doom/freedoom1.wad
-measured_logs=("$work/boot/log.txt" "$work/input/log.txt")
-if [ -f "$freedoom" ]; then
-    e1m1="$work/freedoom1_e1m1.spmp"
-    if (cd "$repo" && cargo run --quiet --release -p tools -- compile "$freedoom" --map E1M1 \
-            -o "$e1m1") >"$work/e1m1-build.log" 2>&1 &&
-        N64_EXTRA_MAPS="$e1m1" N64_ROM_DIR="$work/e1m1-rom" ./build.sh >>"$work/e1m1-build.log" 2>&1; then
-        rom="$work/e1m1-rom/raycaster-emu.z64"
-        run e1m1 40 "$(printf '5 0020 0 0\n6 0000 0 0\n')"
-        check "Freedoom E1M1 ($(stat -c %s "$e1m1") bytes compiled) loads and renders" \
-            grep -q 'IS64: frame: level=freedoom1_e1m1 ' "$work/e1m1/log.txt"
-        measured_logs+=("$work/e1m1/log.txt")
-    else
-        sed 's/^/    /' "$work/e1m1-build.log"
-        fail "Freedoom E1M1 measurement ROM build"
-    fi
+# The view tour: a measuring ROM (build.sh --tour) with Freedoom's E1M1,
+# E1M4 and MAP01 as extra levels when the freedoom package is installed
+# (compiled from the IWADs by our compiler, textures and all; the shipped
+# ROM has only maps/). At boot it plays the demo, then renders and times
+# every level's fixed views and profiles them (src/view_tour.rs), then
+# plays. Run in both emulators: mupen64plus counts instructions, cen64
+# models the caches and the pipeline, so its Count ticks are time.
+tour_maps=()
+freedoom_dir=/usr/share/games/doom
+if [ -f "$freedoom_dir/freedoom1.wad" ] && [ -f "$freedoom_dir/freedoom2.wad" ]; then
+    for wad_map in freedoom1:E1M1 freedoom1:E1M4 freedoom2:MAP01; do
+        wad="${wad_map%%:*}" map="${wad_map##*:}"
+        if (cd "$repo" && cargo run --quiet --release -p tools -- compile "$freedoom_dir/$wad.wad" \
+                --map "$map" -o "$work/$map.spmp") >>"$work/tour-build.log" 2>&1; then
+            tour_maps+=("$work/$map.spmp")
+        else
+            fail "Freedoom $map compiles for the tour"
+        fi
+    done
 else
-    echo "n64 test: $freedoom not installed: Freedoom E1M1 not measured"
+    echo "n64 test: Freedoom not installed: the tour has only maps/"
 fi
+tour_rom_dir="$work/tour-rom"
+if N64_EXTRA_MAPS="$(IFS=:; echo "${tour_maps[*]}")" N64_ROM_DIR="$tour_rom_dir" \
+        ./build.sh --tour >>"$work/tour-build.log" 2>&1; then
+    pass "tour ROM build (n64/build.sh --tour, $((level_count + ${#tour_maps[@]})) levels)"
+    rom="$tour_rom_dir/raycaster-emu.z64"
+    # Two frames shown per view (timed, then profiled), 16 views a level.
+    run tour $((32 * (level_count + ${#tour_maps[@]}) + 10))
+    check "view tour in mupen64plus (every level timed and profiled)" \
+        python3 tools/check_log.py tour "$work/tour/log.txt"
 
-# Frame times: e1_hangar from run 1, the others from run 2, E1M1 from its
-# run (each level's first report is of its start view, nobody moving).
-echo
-echo "n64 frame times (Count ticks per frame at each level's first view; mupen64plus' Count"
-echo "adds 2 per instruction and does not model cache stalls: see n64/README.md):"
-cat "${measured_logs[@]}" >"$work/frames.log"
-python3 tools/check_log.py frames "$work/frames.log" | sed 's/^/    /'
+    mkdir -p "$work/cen64"
+    xvfb-run -a -s "-screen 0 640x480x24" python3 tools/cen64_run.py \
+        --pif "$tour_rom_dir/pif_emu.bin" --rom "$rom" --until 'tour: done' \
+        --log "$work/cen64/log.txt" --timeout "$run_timeout" 2>&1 | sed 's/^/    /'
+    check "boots in cen64 (stand-in PIF boot ROM, CIC-6102 CRC)" \
+        grep -q '^boot: ' "$work/cen64/log.txt"
+    if [ -n "$desktop_demo_line" ]; then
+        check "demo final state in cen64 equals the desktop's, bit for bit" \
+            python3 tools/check_log.py demo "$work/cen64/log.txt" "$desktop_demo_line"
+    fi
+    check "view tour in cen64 (every level timed and profiled)" \
+        python3 tools/check_log.py tour "$work/cen64/log.txt"
+
+    echo
+    echo "n64 view tour (Count ticks a frame over each level's fixed views; cen64 models"
+    echo "the caches and pipeline, mupen64plus adds 2 per instruction: see n64/README.md):"
+    python3 tools/check_log.py tour-table "$work/tour/log.txt" "$work/cen64/log.txt" |
+        tee "$work/tour-table.md" | sed 's/^/    /'
+    echo
+    echo "n64 profile, all levels (time sampled in cen64, instructions in mupen64plus):"
+    python3 tools/tour_profile.py "$tour_rom_dir/raycaster-emu.elf" "$work/cen64/log.txt" \
+        --mupen "$work/tour/log.txt" --top 15 | sed 's/^/    /'
+    for level in $(sed -n 's/^tour: level=\([^ ]*\) views=.*/\1/p' "$work/cen64/log.txt"); do
+        python3 tools/tour_profile.py "$tour_rom_dir/raycaster-emu.elf" "$work/cen64/log.txt" \
+            --mupen "$work/tour/log.txt" --level "$level" --top 40 >"$work/profile-$level.txt"
+    done
+    echo "    (each level's: $work/profile-LEVEL.txt)"
+else
+    sed 's/^/    /' "$work/tour-build.log"
+    fail "tour ROM build (n64/build.sh --tour)"
+fi
 
 finish

@@ -9,7 +9,8 @@
 //! * [`levels`] and [`demo`]: the maps and the demo embedded at build time;
 //! * [`trace`]: the desktop's exact state line (`{"tick":..,"x":..}`);
 //! * [`text`], [`font`], [`overlay`]: fixed-size text and the on-screen
-//!   readout.
+//!   readout;
+//! * [`tour`]: the fixed views of a level that the measuring ROM times.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -21,4 +22,5 @@ pub mod font;
 pub mod levels;
 pub mod overlay;
 pub mod text;
+pub mod tour;
 pub mod trace;

@@ -2,7 +2,8 @@
 //!
 //! `hw` (the only module allowed `unsafe`) boots the machine and hands
 //! [`main`] the hardware; `main` checks the embedded demo, then runs the
-//! frame loop in [`play`] until the console is switched off. A crash
+//! frame loop in [`play`] until the console is switched off (built with
+//! the `tour` feature, after the timed view tour in `view_tour`). A crash
 //! (panic or CPU exception) ends in [`crash::report`].
 //!
 //! Everything reported goes to the IS-Viewer debug port, one line each,
@@ -18,6 +19,7 @@
 //! | `frame: level=NAME ...` | every [`play::REPORT_FRAMES`] frames: frame time in Count ticks |
 //! | `demo replay final state: {...}` | when a demo started with Start ends |
 //! | `test exception requested (Z + Start)` | just before the test exception |
+//! | `tour: ...` | the `tour` feature's view figures (see `view_tour`) |
 //! | `exception: ...` / `panic: ...` | on a crash |
 #![no_std]
 #![no_main]
@@ -29,6 +31,8 @@ mod hw;
 
 mod crash;
 mod play;
+#[cfg(feature = "tour")]
+mod view_tour;
 
 use core::panic::PanicInfo;
 
@@ -57,6 +61,8 @@ fn main(mut hardware: Hardware) -> ! {
     ));
 
     check_demo(&mut hardware);
+    #[cfg(feature = "tour")]
+    view_tour::run(&mut hardware);
     play::run(hardware)
 }
 

@@ -216,9 +216,8 @@ pub fn run(mut hardware: Hardware) -> ! {
         render_game(&session.game, &session.shades, &mut frame);
         let render_ticks = cp0::count().wrapping_sub(render_start);
         draw_readout(&mut frame, readout.top.as_str(), readout.bottom.as_str());
-        let frame_ticks = cp0::count().wrapping_sub(frame_start);
-
-        hardware.video.present();
+        let drawn = hardware.video.present();
+        let frame_ticks = drawn.wrapping_sub(frame_start);
 
         // The next frame shows this one's time.
         readout.update(&session, Some((frame_ticks, render_ticks)));

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Checks what the ROM reported over the IS-Viewer in a mupen64plus log.
+"""Checks what the ROM reported over the IS-Viewer in an emulator's log.
 
-mupen64plus prints each IS-Viewer line as `Core: IS64: <line>`; the ROM's
-lines start with a keyword (see n64/src/main.rs). Subcommands:
+mupen64plus prints each IS-Viewer line as `Core: IS64: <line>`, cen64 (as
+tools/cen64_run.py keeps it) as it is; the ROM's lines start with a keyword
+(see n64/src/main.rs). Subcommands:
 
     check_log.py boot LOG
         the ROM booted: a `boot:` line and a `level:` line for the default
@@ -18,11 +19,15 @@ lines start with a keyword (see n64/src/main.rs). Subcommands:
     check_log.py levels LOG
         R, pressed once per level, visited every level in order and wrapped
         round to the first; then L wrapped back to the last.
-    check_log.py frames LOG
-        prints one line per level: the frame time in Count ticks from its
-        first `frame:` report (the start view, nobody moving).
     check_log.py exception LOG
         the test exception was reported with its cause and address.
+    check_log.py tour LOG
+        the view tour (a `--tour` ROM) timed and profiled every level and
+        finished.
+    check_log.py tour-table MUPEN_LOG CEN64_LOG
+        prints the tour's figures per level from both emulators: the median
+        and the worst frame in cen64 Count ticks, the median in
+        mupen64plus, and the cycles per instruction.
 
 Python 3 standard library only. Exit status 0 when the check holds.
 """
@@ -45,8 +50,13 @@ INPUT_STEPS = [
 
 
 def rom_lines(path):
+    """The ROM's lines: mupen64plus's prefixed ones, or all of a log that
+    has none (cen64's)."""
     with open(path, encoding="utf-8", errors="replace") as f:
-        return [line.rstrip("\n")[len(PREFIX):] for line in f if line.startswith(PREFIX)]
+        lines = [line.rstrip("\n") for line in f]
+    if any(line.startswith(PREFIX) for line in lines):
+        return [line[len(PREFIX):] for line in lines if line.startswith(PREFIX)]
+    return lines
 
 
 def fail(message):
@@ -130,33 +140,6 @@ def check_levels(lines):
     return 0
 
 
-def frame_figures(lines):
-    figures = {}
-    for l in lines:
-        m = re.match(r"frame: level=(\S+) frames=(\d+) avg=(\d+) max=(\d+) render_avg=(\d+) "
-                     r"budget=(\d+) stack=(\d+)", l)
-        if m and m.group(1) not in figures:
-            figures[m.group(1)] = {
-                "avg": int(m.group(3)),
-                "max": int(m.group(4)),
-                "render": int(m.group(5)),
-                "budget": int(m.group(6)),
-                "stack": int(m.group(7)),
-            }
-    return figures
-
-
-def check_frames(lines):
-    figures = frame_figures(lines)
-    if not figures:
-        return fail("no `frame:` report")
-    for name, f in figures.items():
-        print(f"frame time {name}: {f['avg']} Count ticks per frame (max {f['max']}, "
-              f"render {f['render']}), {f['avg'] / f['budget']:.2f}x the {f['budget']} of 1/30 s; "
-              f"stack high-water {f['stack']} bytes")
-    return 0
-
-
 def check_exception(lines):
     found = [l for l in lines if l.startswith("exception: ")]
     if not found:
@@ -167,6 +150,70 @@ def check_exception(lines):
     if not re.search(r"at pc 0x8[0-9a-f]{7}", line):
         return fail(f"no faulting address in: {line}")
     print(line)
+    return 0
+
+
+TOUR_VIEW = re.compile(r"tour: level=(\S+) view=(\d+) frame=(\d+) render=(\d+) at ")
+TOUR_LEVEL = re.compile(r"tour: level=(\S+) views=(\d+) frame_median=(\d+) render_median=(\d+) "
+                        r"worst_frame=(\d+) worst_render=(\d+) worst_view=(\d+)$")
+# Count ticks in a second.
+SECOND = 46_875_000
+
+
+def tour_figures(lines):
+    """{level: {"views": [(frame, render)], "median": .., "worst": .., ...}}"""
+    levels = {}
+    for l in lines:
+        m = TOUR_VIEW.match(l)
+        if m:
+            levels.setdefault(m.group(1), {"views": []})["views"].append(
+                (int(m.group(3)), int(m.group(4))))
+            continue
+        m = TOUR_LEVEL.match(l)
+        if m:
+            entry = levels.setdefault(m.group(1), {"views": []})
+            entry.update(count=int(m.group(2)), frame_median=int(m.group(3)),
+                         render_median=int(m.group(4)), worst_frame=int(m.group(5)),
+                         worst_view=int(m.group(7)))
+    return levels
+
+
+def check_tour(lines):
+    levels = tour_figures(lines)
+    if not levels:
+        return fail("no `tour:` line: not a --tour ROM, or it did not get that far")
+    profiled = {m.group(1) for m in (re.match(r"profile: level=(\S+) samples=(\d+)$", l)
+                                     for l in lines) if m and int(m.group(2)) > 0}
+    for name, f in levels.items():
+        if "count" not in f or f["count"] == 0 or len(f["views"]) != f["count"]:
+            return fail(f"level {name}: views timed {len(f['views'])}, summary {f.get('count')}")
+        if name not in profiled:
+            return fail(f"level {name}: no profile samples")
+    if not any(l.startswith("tour: done: ") for l in lines):
+        return fail("the tour did not finish (no `tour: done:` line)")
+    print(f"tour: {len(levels)} levels timed and profiled: {', '.join(levels)}")
+    return 0
+
+
+def tour_table(mupen_lines, cen64_lines):
+    mupen, cen64 = tour_figures(mupen_lines), tour_figures(cen64_lines)
+    if not cen64:
+        return fail("no tour figures from cen64")
+    print("| level | views | cen64 frame, median | fps | cen64 worst frame (view) | fps | "
+          "cen64 render, median | mupen64plus render, median | cycles per instruction |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for name, c in cen64.items():
+        m = mupen.get(name)
+        cen_render = sum(r for _, r in c["views"])
+        if m and len(m["views"]) == len(c["views"]) and sum(r for _, r in m["views"]):
+            # Count: cen64 half a CPU cycle, mupen64plus two per instruction.
+            cpi = f"{4 * cen_render / sum(r for _, r in m['views']):.2f}"
+            mupen_median = f"{m['render_median']:,}"
+        else:
+            cpi, mupen_median = "-", "-"
+        print(f"| {name} | {c['count']} | {c['frame_median']:,} | {SECOND / c['frame_median']:.1f} | "
+              f"{c['worst_frame']:,} ({c['worst_view']}) | {SECOND / c['worst_frame']:.1f} | "
+              f"{c['render_median']:,} | {mupen_median} | {cpi} |")
     return 0
 
 
@@ -186,10 +233,12 @@ def main(argv):
         return check_input(lines)
     if command == "levels":
         return check_levels(lines)
-    if command == "frames":
-        return check_frames(lines)
     if command == "exception":
         return check_exception(lines)
+    if command == "tour":
+        return check_tour(lines)
+    if command == "tour-table" and len(argv) == 4:
+        return tour_table(lines, rom_lines(argv[3]))
     print(__doc__, file=sys.stderr)
     return 2
 

@@ -1,7 +1,8 @@
 //! Boot: `_start` (boot.s) sets up the CPU, the stack and `.bss`, then
 //! calls [`rust_entry`], which readies the hardware and hands it to
-//! `main`. Also assembles our emulator IPL3 (ipl3_emu.s) into the ELF
-//! section that build.sh cuts out for `nust64 --ipl3`.
+//! `main`. Also assembles our emulator IPL3 (ipl3_emu.s) and stand-in PIF
+//! boot ROM (pif_emu.s) into the ELF sections that build.sh cuts out, for
+//! `nust64 --ipl3` and for cen64.
 //!
 //! Boot flags: both boot loaders leave the TV type in DMEM byte 9 (the
 //! layout of libdragon's IPL3, which ours copies).
@@ -17,6 +18,7 @@ use super::{cache, exception, memory, Hardware, Register};
 
 global_asm!(include_str!("boot.s"));
 global_asm!(include_str!("ipl3_emu.s"));
+global_asm!(include_str!("pif_emu.s"));
 
 // SAFETY: DMEM word 8..12, which holds boot flag byte 9; nothing else in
 // this program uses DMEM below 0xFC0.
@@ -42,6 +44,8 @@ extern "C" fn rust_entry() -> ! {
         video: Video::init(tv),
         joypad: Joypad::new(Serial::take()),
         tv,
+        #[cfg(feature = "tour")]
+        sampler: super::sampler::Sampler::install(),
     };
     crate::main(hardware)
 }

@@ -20,6 +20,7 @@ exception_vector_stub:
     nop
 exception_vector_stub_end:
 
+    .global exception_entry
     .type   exception_entry, @function
 exception_entry:
     lui     $k0, %hi(exception_saved_registers)

@@ -12,6 +12,8 @@
 //!   port on it;
 //! * [`rsp`]: the per-frame marker task that emulators count as a frame;
 //! * [`exception`]: the CPU exception vectors and their report;
+//! * `sampler` (with the `tour` feature): a sampling profiler on the CPU's
+//!   timer interrupt;
 //! * [`memory`]: the memory map's figures and the stack's high-water mark.
 //!
 //! Everything outside this module is `#![deny(unsafe_code)]` and reaches
@@ -27,6 +29,8 @@ pub mod joypad;
 pub mod memory;
 pub mod pi;
 pub mod rsp;
+#[cfg(feature = "tour")]
+pub mod sampler;
 pub mod si;
 pub mod vi;
 pub mod video;
@@ -41,6 +45,9 @@ pub struct Hardware {
     pub debug: isviewer::DebugPort,
     /// The TV standard the console was booted for.
     pub tv: vi::TvType,
+    /// The sampling profiler.
+    #[cfg(feature = "tour")]
+    pub sampler: sampler::Sampler,
 }
 
 /// A 32-bit memory-mapped register, accessed uncached (through KSEG1).

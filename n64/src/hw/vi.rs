@@ -155,6 +155,10 @@ pub(super) fn set_origin(origin: u32) {
 /// the wait is for a fresh one: on return the beam is just past the last
 /// visible line, and a new origin takes effect before anything of the
 /// next field is shown.
+///
+/// Never inlined: the profile (tools/tour_profile.py) tells waiting from
+/// work by this function's name.
+#[inline(never)]
 pub(super) fn wait_for_vertical_blank() {
     VI_V_CURRENT.write(0);
     while MI_INTR.read() & MI_INTR_VI == 0 {}

@@ -11,7 +11,7 @@ use core::sync::atomic::{AtomicBool, Ordering};
 use engine::render::{Frame, Rgba5551};
 
 use super::vi::{self, TvType};
-use super::{cache, physical_address, rsp};
+use super::{cache, cp0, physical_address, rsp};
 
 /// Framebuffer width in pixels.
 pub const WIDTH: usize = 320;
@@ -63,17 +63,21 @@ impl Video {
     }
 
     /// Shows the back buffer from the next vertical blank; the old front
-    /// buffer becomes the back buffer.
-    pub fn present(&mut self) {
+    /// buffer becomes the back buffer. Returns the Count reading taken
+    /// when the frame had been written back from the data cache for the
+    /// VI, before waiting: where drawing the frame ends.
+    pub fn present(&mut self) -> u32 {
         let back = self.shown ^ 1;
         // SAFETY: a shared view of the buffer just drawn, only for the
         // cache write-back; no `&mut` to it is alive.
         cache::write_back_data(unsafe { &*buffer_pointer(back) });
+        let drawn = cp0::count();
         vi::wait_for_vertical_blank();
         vi::set_origin(physical_address(buffer_pointer(back)));
         self.shown = back;
         SHOWN_IS_SECOND.store(back == 1, Ordering::Relaxed);
         rsp::mark_frame();
+        drawn
     }
 }
 

@@ -1,0 +1,156 @@
+//! The view tour on the hardware (see [`n64::tour`]), built in with the
+//! `tour` feature. For each level: every fixed view rendered twice and the
+//! second timed in Count ticks, the sampler stopped; then every view again
+//! with the sampling profiler running over the second rendering, its
+//! samples reported by code address. Everything is shown on screen as it
+//! goes and reported over the IS-Viewer; then the ROM plays as usual.
+//!
+//! Lines, per level:
+//!
+//! * `tour: level=NAME view=K frame=F render=R at X,Y,ANGLE` for each view;
+//! * `tour: level=NAME views=N frame_median=F render_median=R worst_frame=W worst_render=WR worst_view=K`;
+//! * `profile: level=NAME interval=I`, then `profile: ADDRESS SAMPLES`
+//!   for each 32 bytes of code sampled (hex address, decimal count), then
+//!   `profile: level=NAME samples=S`;
+//!
+//! and at the end `tour: done: L levels, V views`.
+
+use core::fmt::Write as _;
+
+use engine::game::Game;
+use engine::render::{render_game_from, Camera, Rgba5551, Shades};
+use n64::levels::LEVELS;
+use n64::overlay::draw_readout;
+use n64::text::LineBuffer;
+use n64::tour::{self, Timings, ViewTime};
+
+use crate::hw::sampler::INTERVAL;
+use crate::hw::{cp0, Hardware};
+
+/// Runs the tour over every level.
+pub fn run(hardware: &mut Hardware) {
+    if !hardware.sampler.covers_all_code() {
+        hardware.debug.line(format_args!(
+            "profile: the code is larger than the sampler's buckets: samples past them are lost"
+        ));
+    }
+    let mut views_done = 0;
+    for (index, embedded) in LEVELS.iter().enumerate() {
+        let level = crate::load(embedded.bytes, embedded.name);
+        let shades: Shades<Rgba5551> = Shades::for_map(level.map());
+        let views = tour::views(&level);
+        let game = Game::new(level);
+        let scene = Scene {
+            game: &game,
+            shades: &shades,
+            name: embedded.name,
+            number: index + 1,
+            views: views.len(),
+        };
+
+        let mut timings = Timings::new();
+        for (k, camera) in views.iter().enumerate() {
+            let time = scene.show(hardware, k, camera, false);
+            timings.add(time);
+            hardware.debug.line(format_args!(
+                "tour: level={} view={} frame={} render={} at {},{},{}",
+                embedded.name,
+                k,
+                time.frame,
+                time.render,
+                camera.pos.x,
+                camera.pos.y,
+                camera.angle.degrees(),
+            ));
+        }
+        views_done += timings.len();
+        let (worst_view, worst) = timings.worst().unwrap_or_default();
+        hardware.debug.line(format_args!(
+            "tour: level={} views={} frame_median={} render_median={} worst_frame={} \
+             worst_render={} worst_view={}",
+            embedded.name,
+            timings.len(),
+            timings.frame_median(),
+            timings.render_median(),
+            worst.frame,
+            worst.render,
+            worst_view,
+        ));
+
+        for (k, camera) in views.iter().enumerate() {
+            scene.show(hardware, k, camera, true);
+        }
+        hardware.debug.line(format_args!(
+            "profile: level={} interval={}",
+            embedded.name, INTERVAL
+        ));
+        let mut samples = 0u64;
+        let Hardware { sampler, debug, .. } = hardware;
+        sampler.drain(|address, n| {
+            samples += u64::from(n);
+            debug.line(format_args!("profile: {address:08x} {n}"));
+        });
+        hardware.debug.line(format_args!(
+            "profile: level={} samples={}",
+            embedded.name, samples
+        ));
+    }
+    hardware.debug.line(format_args!(
+        "tour: done: {} levels, {} views",
+        LEVELS.len(),
+        views_done
+    ));
+}
+
+/// One level, as the tour draws it.
+struct Scene<'g, 'l> {
+    game: &'g Game<'l>,
+    shades: &'g Shades<Rgba5551>,
+    name: &'static str,
+    /// The level's number, from 1.
+    number: usize,
+    /// Its views.
+    views: usize,
+}
+
+impl Scene<'_, '_> {
+    /// Renders view `k` twice, the first to warm the caches, and shows the
+    /// second; returns the second's figures. With `profile`, the sampler
+    /// runs from the second rendering until the frame is shown.
+    fn show(&self, hardware: &mut Hardware, k: usize, camera: &Camera, profile: bool) -> ViewTime {
+        let mut top = LineBuffer::<48>::new();
+        let _ = write!(
+            top,
+            "{} {}/{} {}",
+            self.name,
+            self.number,
+            LEVELS.len(),
+            if profile { "PROFILE" } else { "TOUR" }
+        );
+        let mut bottom = LineBuffer::<48>::new();
+        let _ = write!(bottom, "VIEW {}/{}", k + 1, self.views);
+
+        render_game_from(
+            self.game,
+            camera,
+            self.shades,
+            &mut hardware.video.back_frame(),
+        );
+        if profile {
+            hardware.sampler.start();
+        }
+        let start = cp0::count();
+        let mut frame = hardware.video.back_frame();
+        render_game_from(self.game, camera, self.shades, &mut frame);
+        let rendered = cp0::count();
+        draw_readout(&mut frame, top.as_str(), bottom.as_str());
+        let drawn = hardware.video.present();
+        if profile {
+            hardware.sampler.stop();
+        }
+        ViewTime {
+            frame: drawn.wrapping_sub(start),
+            render: rendered.wrapping_sub(start),
+        }
+    }
+}

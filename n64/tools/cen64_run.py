@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Runs a ROM in cen64 until the ROM prints a given line, and keeps what it
+printed over the IS-Viewer.
+
+cen64 (Debian's 0.3+git20200723) is a cycle-level model of the console's
+CPU, caches included, so its Count ticks are time (mupen64plus's count
+instructions). What running it takes (notes/n64-timing.md):
+
+* a window: without one it stops as it starts, so run this under Xvfb
+  (`xvfb-run -a python3 cen64_run.py ...`);
+* a PIF boot ROM (build.sh makes a stand-in) and a cartridge whose IPL3
+  has a CRC cen64 knows (build.sh sets it);
+* its stdout read all the time: it prints a line for every TEQ the CPU
+  executes and for every instruction its RSP does not know, tens of
+  thousands a second, and blocks when the pipe is full. Those lines are
+  counted and dropped; everything else goes to the log.
+
+It stops cen64 (SIGTERM) when a line matches --until.
+
+(cen64's own `-profile` is not used: Debian's build counts only the
+instructions executed at each address, over the whole run. The ROM's
+sampling profiler, src/hw/sampler.rs, gives time per address over exactly
+the frames measured; see tour_profile.py.)
+
+Usage: cen64_run.py --pif PIF --rom ROM --until REGEX --log FILE
+                    [--timeout SECONDS]
+Exit status: 0 when the line came, 1 otherwise (timeout, cen64 exited).
+"""
+
+import argparse
+import os
+import re
+import selectors
+import signal
+import subprocess
+import sys
+import time
+
+NOISE = re.compile(rb"^Unimplemented instruction: |^Warning: cen64 is not using|"
+                   rb"^cen64 will run, but|^cen64 compiled with:|^Your CPU supports:|^\s*$")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pif", required=True)
+    ap.add_argument("--rom", required=True)
+    ap.add_argument("--until", required=True, help="stop when a line matches this")
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--timeout", type=float, default=300)
+    args = ap.parse_args()
+    until = re.compile(args.until.encode())
+
+    cmd = ["cen64", "-noaudio", "-is-viewer", args.pif, args.rom]
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL)
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ)
+    os.set_blocking(proc.stdout.fileno(), False)
+
+    dropped = 0
+    matched = False
+    closing_since = None
+    pending = b""
+    with open(args.log, "wb") as log:
+        def take(line):
+            nonlocal dropped, matched
+            if NOISE.search(line):
+                dropped += 1
+                return
+            log.write(line + b"\n")
+            log.flush()
+            if not matched and until.search(line):
+                matched = True
+
+        while True:
+            for _ in sel.select(timeout=0.2):
+                try:
+                    chunk = proc.stdout.read(1 << 16)
+                except BlockingIOError:
+                    chunk = b""
+                if chunk is None:
+                    chunk = b""
+                if chunk == b"" and proc.poll() is not None:
+                    break
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for line in lines:
+                    take(line)
+            if proc.poll() is not None:
+                rest = proc.stdout.read() or b""
+                for line in (pending + rest).split(b"\n"):
+                    take(line)
+                break
+            elapsed = time.monotonic() - started
+            if matched and closing_since is None:
+                proc.terminate()
+                closing_since = time.monotonic()
+            elif closing_since is not None and time.monotonic() - closing_since > 60:
+                proc.kill()
+            elif closing_since is None and elapsed > args.timeout:
+                log.write(f"cen64_run: no line matching {args.until!r} in {args.timeout:.0f} s\n"
+                          .encode())
+                proc.terminate()
+                closing_since = time.monotonic()
+        elapsed = time.monotonic() - started
+        log.write(f"cen64_run: {elapsed:.1f} s, {dropped} noise lines dropped, "
+                  f"exit status {proc.returncode}\n".encode())
+    return 0 if matched else 1
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    sys.exit(main())

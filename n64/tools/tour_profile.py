@@ -1,0 +1,222 @@
+#!/usr/bin/env python3
+"""Where a frame's time goes on the N64, by function: the view tour's
+profile (a ROM built with `n64/build.sh --tour`) matched with the ELF's
+symbols.
+
+The tour samples the code address every INTERVAL Count ticks over each
+level's timed frames (src/hw/sampler.rs) and prints the samples per 32
+bytes of code. In cen64, which models the caches and the pipeline, a
+sample is time: a function's samples times the interval are its Count
+ticks. In mupen64plus, whose Count adds 2 per instruction, a sample is
+instructions: samples times the interval, halved. The same ROM renders the
+same frames in both, so the two together give each function's cycles per
+instruction (CPU cycles are twice the Count ticks).
+
+Code shared by two functions' 32 bytes is split between them by bytes.
+The function that waits for vertical blank is left out of the shares and
+shown apart: its samples are waiting, not work.
+
+Usage: tour_profile.py ELF CEN64_LOG [--mupen MUPEN_LOG] [--level NAME]
+                       [--top N] [--markdown]
+Without --level, every level's samples are added up.
+"""
+
+import argparse
+import bisect
+import re
+import struct
+import subprocess
+import sys
+
+WAITING = "wait_for_vertical_blank"
+BUCKET = 32
+
+PROFILE_START = re.compile(r"profile: level=(\S+) interval=(\d+)")
+PROFILE_LINE = re.compile(r"profile: ([0-9a-f]{8}) (\d+)$")
+PROFILE_END = re.compile(r"profile: level=(\S+) samples=(\d+)")
+LEVEL_LINE = re.compile(r"tour: level=(\S+) views=(\d+) ")
+
+
+def symbols(elf_path):
+    """(start, end, mangled name) of every function symbol, by start."""
+    data = open(elf_path, "rb").read()
+    if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 2:
+        sys.exit(f"tour_profile.py: {elf_path} is not a 32-bit big-endian ELF")
+    shoff, = struct.unpack(">I", data[32:36])
+    shentsize, shnum = struct.unpack(">HH", data[46:50])
+    sections = [struct.unpack(">IIIIIIIIII", data[shoff + i * shentsize:shoff + i * shentsize + 40])
+                for i in range(shnum)]
+    out = []
+    for sh in sections:
+        if sh[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sh[6]]
+        strings = data[strtab[4]:strtab[4] + strtab[5]]
+        for off in range(sh[4], sh[4] + sh[5], 16):
+            name_off, value, size, info = struct.unpack(">IIIB", data[off:off + 13])
+            if info & 0xF != 2 or value == 0:  # STT_FUNC
+                continue
+            end = strings.index(b"\0", name_off)
+            out.append((value, value + max(size, 4), strings[name_off:end].decode()))
+    out.sort()
+    return out
+
+
+def readable(names):
+    """Demangled (binutils' c++filt knows Rust's v0 mangling), without the
+    crate hashes, paths inside generic arguments cut to their last name."""
+    try:
+        text = subprocess.run(["c++filt"], input="\n".join(names), capture_output=True,
+                              text=True, check=True).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        text = list(names)
+    out = {}
+    for mangled, name in zip(names, text):
+        name = re.sub(r"\[[0-9a-f]+\]", "", name)
+        # Inside <...>, `a::b::C` becomes `C`.
+        result, depth, i = [], 0, 0
+        while i < len(name):
+            c = name[i]
+            if c == "<":
+                depth += 1
+            elif c == ">":
+                depth -= 1
+            if depth > 0 and (c.isalpha() or c == "_"):
+                m = re.match(r"[A-Za-z_][A-Za-z0-9_]*(::[A-Za-z_][A-Za-z0-9_]*)+", name[i:])
+                if m:
+                    result.append(m.group().split("::")[-1])
+                    i += len(m.group())
+                    continue
+            result.append(c)
+            i += 1
+        out[mangled] = "".join(result)
+    return out
+
+
+def read_log(path):
+    """{level: (interval, {address: samples})} and {level: views}."""
+    profiles, views, current = {}, {}, None
+    for raw in open(path, errors="replace"):
+        line = raw.strip()
+        if "IS64: " in line:
+            line = line.split("IS64: ", 1)[1]
+        m = LEVEL_LINE.match(line)
+        if m:
+            views[m.group(1)] = int(m.group(2))
+            continue
+        m = PROFILE_START.match(line)
+        if m:
+            current = (m.group(1), int(m.group(2)), {})
+            continue
+        m = PROFILE_LINE.match(line)
+        if m and current:
+            current[2][int(m.group(1), 16)] = int(m.group(2))
+            continue
+        m = PROFILE_END.match(line)
+        if m and current and m.group(1) == current[0]:
+            profiles[current[0]] = (current[1], current[2])
+            current = None
+    return profiles, views
+
+
+def by_function(syms, starts, buckets):
+    """{mangled name or None: samples}, buckets split by bytes."""
+    out = {}
+    for address, samples in buckets.items():
+        end = address + BUCKET
+        i = max(bisect.bisect_right(starts, address) - 1, 0)
+        covered = 0
+        while i < len(syms) and syms[i][0] < end:
+            lo, hi = max(syms[i][0], address), min(syms[i][1], end)
+            if hi > lo:
+                out[syms[i][2]] = out.get(syms[i][2], 0.0) + samples * (hi - lo) / BUCKET
+                covered += hi - lo
+            i += 1
+        if covered < BUCKET:
+            out[None] = out.get(None, 0.0) + samples * (BUCKET - covered) / BUCKET
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("elf")
+    ap.add_argument("cen64_log")
+    ap.add_argument("--mupen", help="the same ROM's log from mupen64plus")
+    ap.add_argument("--level", help="one level (default: all added up)")
+    ap.add_argument("--top", type=int, default=20)
+    ap.add_argument("--markdown", action="store_true")
+    args = ap.parse_args()
+
+    syms = symbols(args.elf)
+    starts = [s[0] for s in syms]
+
+    def gather(path):
+        profiles, views = read_log(path)
+        levels = [args.level] if args.level else list(profiles)
+        missing = [lv for lv in levels if lv not in profiles]
+        if missing:
+            sys.exit(f"tour_profile.py: no profile of {', '.join(missing)} in {path}")
+        total, frames = {}, 0
+        for lv in levels:
+            interval, buckets = profiles[lv]
+            for name, n in by_function(syms, starts, buckets).items():
+                total[name] = total.get(name, 0.0) + n * interval
+            frames += views.get(lv, 0)
+        return total, max(frames, 1), levels
+
+    cen, frames, levels = gather(args.cen64_log)
+    mup = gather(args.mupen)[0] if args.mupen else {}
+    names = readable([n for n in set(cen) | set(mup) if n])
+    names[None] = "(outside every function)"
+
+    def is_waiting(n):
+        return n is not None and names[n].endswith(WAITING)
+
+    work_cen = sum(v for n, v in cen.items() if not is_waiting(n))
+    work_mup = sum(v for n, v in mup.items() if not is_waiting(n))
+    rows = sorted((n for n in set(cen) | set(mup) if not is_waiting(n)),
+                  key=lambda n: -cen.get(n, 0))
+
+    header = ["function", "time", "Count a frame"]
+    if mup:
+        header += ["instructions", "a frame", "cycles/instr"]
+
+    def row(label, c, m):
+        r = [label, f"{100 * c / work_cen:.1f}%" if work_cen else "-", f"{c / frames:,.0f}"]
+        if mup:
+            instr = m / 2
+            r += [f"{100 * m / work_mup:.1f}%" if work_mup else "-", f"{instr / frames:,.0f}",
+                  f"{2 * c / instr:.2f}" if instr else "-"]
+        return r
+
+    table = [header]
+    for n in rows[:args.top]:
+        table.append(row(names[n], cen.get(n, 0), mup.get(n, 0)))
+    rest = rows[args.top:]
+    if rest:
+        table.append(row(f"({len(rest)} more)", sum(cen.get(n, 0) for n in rest),
+                         sum(mup.get(n, 0) for n in rest)))
+    table.append(row("all (but waiting)", work_cen, work_mup))
+    waiting = sum(v for n, v in cen.items() if is_waiting(n))
+
+    title = (f"{', '.join(levels)}: {frames} frames, time sampled in cen64"
+             + (", instructions in mupen64plus" if mup else ""))
+    if args.markdown:
+        print(f"{title}\n")
+        print("| " + " | ".join(header) + " |")
+        print("|---|" + "---:|" * (len(header) - 1))
+        for r in table[1:]:
+            label = r[0] if r[0].startswith(("(", "all")) else f"`{r[0]}`"
+            print("| " + " | ".join([label] + r[1:]) + " |")
+    else:
+        print(title)
+        width = min(max(len(r[0]) for r in table), 90)
+        cols = [max(len(r[i]) for r in table) for i in range(1, len(header))]
+        for r in table:
+            label = r[0] if len(r[0]) <= width else r[0][:width - 3] + "..."
+            print(label.ljust(width) + "  " + "  ".join(c.rjust(w) for c, w in zip(r[1:], cols)))
+    print(f"(waiting for vertical blank, left out: {waiting / frames:,.0f} Count a frame)")
+
+
+if __name__ == "__main__":
+    main()
