@@ -32,8 +32,6 @@ const MI_INTR_VI: u32 = 1 << 3;
 /// no AA, no resampling), pixel advance 3 (the value every console uses).
 const CTRL_RGBA5551_NO_FILTER: u32 = 0x0000_3302;
 
-/// Framebuffer width in pixels.
-pub const WIDTH: u32 = 320;
 /// X scale 0x200 = 0.5 framebuffer pixels per output pixel: 320 → 640.
 const X_SCALE_320: u32 = 0x200;
 /// Y scale 0x400 = 1.0 framebuffer line per scanline: 240 lines.
@@ -128,7 +126,9 @@ pub(super) fn init(tv: TvType, origin: u32) {
     // Blank while the timings change.
     VI_CTRL.write(0);
     VI_ORIGIN.write(origin);
-    VI_WIDTH.write(WIDTH);
+    // WIDTH is the framebuffer's row stride in pixels; X_SCALE makes 320
+    // of each row the picture.
+    VI_WIDTH.write(super::video::STRIDE as u32);
     VI_V_INTR.write(t.v_intr);
     VI_V_CURRENT.write(0);
     VI_BURST.write(t.burst);

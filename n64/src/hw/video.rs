@@ -3,7 +3,8 @@
 //! shows it. The VI never scans a buffer that is being drawn, so there is
 //! no tearing.
 //!
-//! Each buffer is 320x240 RGBA5551 (150 KiB), 64-byte aligned, in `.bss`.
+//! Each buffer is 320x240 RGBA5551 in rows [`STRIDE`] pixels apart
+//! (154 KiB), 64-byte aligned, in `.bss`.
 
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, Ordering};
@@ -17,7 +18,16 @@ use super::{cache, cp0, physical_address, rsp};
 pub const WIDTH: usize = 320;
 /// Framebuffer height in pixels.
 pub const HEIGHT: usize = 240;
-const PIXELS: usize = WIDTH * HEIGHT;
+/// Pixels from one row's start to the next's: 41 data-cache lines of 16
+/// bytes. The data cache is direct-mapped, 512 lines: at 320 pixels (40
+/// lines, even) rows r and r + 64 of a column share a line, so a column
+/// drawn top to bottom evicts itself and the next column misses on every
+/// pixel again. An odd number of lines apart, no two of the 240 rows
+/// share one, and the 8 columns of a line are drawn for one miss. The VI
+/// shows the first 320 pixels of each row (its WIDTH register is this
+/// stride).
+pub const STRIDE: usize = 328;
+const PIXELS: usize = STRIDE * HEIGHT;
 
 #[repr(C, align(64))]
 struct FrameBuffers(UnsafeCell<[[Rgba5551; PIXELS]; 2]>);
@@ -82,7 +92,7 @@ impl Video {
 }
 
 fn full_frame(pixels: &mut [Rgba5551; PIXELS]) -> Frame<'_, Rgba5551> {
-    match Frame::new(pixels, WIDTH, HEIGHT, WIDTH) {
+    match Frame::new(pixels, WIDTH, HEIGHT, STRIDE) {
         Some(frame) => frame,
         // 320x240 is far inside the renderer's limits.
         None => unreachable!("320x240 is a valid frame"),
