@@ -17,8 +17,10 @@ The function that waits for vertical blank is left out of the shares and
 shown apart: its samples are waiting, not work.
 
 Usage: tour_profile.py ELF CEN64_LOG [--mupen MUPEN_LOG] [--level NAME]
-                       [--top N] [--markdown]
-Without --level, every level's samples are added up.
+                       [--top N] [--markdown] [--hot N]
+Without --level, every level's samples are added up. --hot lists the N
+hottest 32 bytes of code instead, by address (for `objdump -d
+--start-address`).
 """
 
 import argparse
@@ -145,6 +147,7 @@ def main():
     ap.add_argument("--level", help="one level (default: all added up)")
     ap.add_argument("--top", type=int, default=20)
     ap.add_argument("--markdown", action="store_true")
+    ap.add_argument("--hot", type=int, help="list the N hottest 32-byte buckets instead")
     args = ap.parse_args()
 
     syms = symbols(args.elf)
@@ -156,16 +159,20 @@ def main():
         missing = [lv for lv in levels if lv not in profiles]
         if missing:
             sys.exit(f"tour_profile.py: no profile of {', '.join(missing)} in {path}")
-        total, frames = {}, 0
+        total, frames, raw = {}, 0, {}
         for lv in levels:
             interval, buckets = profiles[lv]
             for name, n in by_function(syms, starts, buckets).items():
                 total[name] = total.get(name, 0.0) + n * interval
+            for address, n in buckets.items():
+                raw[address] = raw.get(address, 0) + n * interval
             frames += views.get(lv, 0)
-        return total, max(frames, 1), levels
+        return total, max(frames, 1), levels, raw
 
-    cen, frames, levels = gather(args.cen64_log)
+    cen, frames, levels, cen_raw = gather(args.cen64_log)
     mup = gather(args.mupen)[0] if args.mupen else {}
+    if args.hot:
+        return hot(syms, starts, cen_raw, frames, args.hot)
     names = readable([n for n in set(cen) | set(mup) if n])
     names[None] = "(outside every function)"
 
@@ -216,6 +223,24 @@ def main():
             label = r[0] if len(r[0]) <= width else r[0][:width - 3] + "..."
             print(label.ljust(width) + "  " + "  ".join(c.rjust(w) for c, w in zip(r[1:], cols)))
     print(f"(waiting for vertical blank, left out: {waiting / frames:,.0f} Count a frame)")
+
+
+def hot(syms, starts, cen, frames, count):
+    """The hottest buckets by cen64's samples. (mupen64plus's are left
+    out: its interpreter takes interrupts only at branches, so its samples
+    pile up on a loop's branch, right by function but not by address.)"""
+    names = readable(sorted({s[2] for s in syms}))
+
+    def name_of(address):
+        i = bisect.bisect_right(starts, address + BUCKET - 1) - 1
+        return names[syms[i][2]] if i >= 0 and address < syms[i][1] else "?"
+
+    rows = [(a, c, name_of(a)) for a, c in cen.items()]
+    rows = [r for r in rows if not r[2].endswith(WAITING)]
+    work = sum(c for _, c, _ in rows)
+    print("address   time  Count a frame  function")
+    for address, c, name in sorted(rows, key=lambda r: -r[1])[:count]:
+        print(f"{address:08x}  {100 * c / work:4.1f}%  {c / frames:13,.0f}  {name[:90]}")
 
 
 if __name__ == "__main__":
