@@ -386,9 +386,63 @@ pub(crate) fn fill_flat<P: Copy>(pixels: &mut [P], stride: usize, run: FlatRun<P
     let Some(col) = column_slice(pixels, stride, run.x, run.y0, run.y1) else {
         return;
     };
-    for px in col.iter_mut().step_by(stride.max(1)) {
-        *px = run.pixel;
+    solid_column(col, stride, run.pixel);
+}
+
+/// Writes `pixel` into every `stride`th pixel of `col` (its first and
+/// last included), four rows a step as [`pow2_column`] does.
+///
+/// Out of line, for the same reason: inlined into the seg's column loop
+/// (with `step_by`), it kept the stride, the step and the end on the
+/// stack and loaded them for every pixel.
+#[inline(never)]
+pub(crate) fn solid_column<P: Copy>(col: &mut [P], stride: usize, pixel: P) {
+    let Some(quad) = stride.checked_mul(4).filter(|&q| q > 0) else {
+        if let Some(px) = col.first_mut() {
+            *px = pixel;
+        }
+        return;
+    };
+    let (s2, s3) = (2 * stride, 3 * stride);
+    let mut rest = &mut *col;
+    while let Some(four) = rest.get_mut(..=s3) {
+        if let [a, .., d] = four {
+            *a = pixel;
+            *d = pixel;
+        }
+        if let Some(b) = four.get_mut(stride) {
+            *b = pixel;
+        }
+        if let Some(c) = four.get_mut(s2) {
+            *c = pixel;
+        }
+        match core::mem::take(&mut rest).get_mut(quad..) {
+            Some(r) => rest = r,
+            None => return,
+        }
     }
+    // Fewer than four rows left: each of them.
+    let mut i = 0;
+    while let Some(px) = rest.get_mut(i) {
+        *px = pixel;
+        i += stride;
+    }
+}
+
+/// Writes `pixel` along `row`, four pixels a step (`fill` wrote one a
+/// step).
+#[inline(never)]
+pub(crate) fn solid_span<P: Copy>(row: &mut [P], pixel: P) {
+    let mut quads = row.chunks_exact_mut(4);
+    for q in &mut quads {
+        if let [a, b, c, d] = q {
+            *a = pixel;
+            *b = pixel;
+            *c = pixel;
+            *d = pixel;
+        }
+    }
+    quads.into_remainder().fill(pixel);
 }
 
 /// Writes a span of a 64x64 flat: pixel `i` of `row` shows the texel at
@@ -716,6 +770,30 @@ mod tests {
                     assert_eq!(px, want, "length {len}, pixel {i}, {uvs:x?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn solid_fills_write_every_row_and_pixel_and_nothing_else() {
+        // Columns: every length from 1 to 11 rows at strides 1 to 5, in a
+        // slice from the first row's pixel to the last's, as column_slice
+        // gives; a plain loop says what it should hold.
+        for stride in 1..=5usize {
+            for rows in 1..=11usize {
+                let len = (rows - 1) * stride + 1;
+                let mut got = [0u8; 64];
+                solid_column(&mut got[..len], stride, 7);
+                let want: [u8; 64] =
+                    core::array::from_fn(|i| if i < len && i % stride == 0 { 7 } else { 0 });
+                assert_eq!(got, want, "stride {stride}, {rows} rows");
+            }
+        }
+        for len in 0..=13usize {
+            let mut got = [0u8; 16];
+            solid_span(&mut got[1..=len], 9);
+            let want: [u8; 16] =
+                core::array::from_fn(|i| if (1..=len).contains(&i) { 9 } else { 0 });
+            assert_eq!(got, want, "length {len}");
         }
     }
 

@@ -948,7 +948,7 @@ fn draw_span<P: Pixel>(
     // The distance of the row, 16.16 bits (below 2^61 / 2^16).
     let dist = ((p.height * r as u64) >> 16) as i64;
     match p.surface {
-        Surface::Color(c) => row.fill(shade[c as usize]),
+        Surface::Color(c) => draw::solid_span(row, shade[c as usize]),
         Surface::Flat64(flat) => {
             // Column 0's coordinates and the step, 26 fraction bits: the
             // products wrap, but bits 30..62 of them are exact.
