@@ -13,12 +13,12 @@
 use crate::format::{texture_flag, TextureView};
 
 /// Row `r`'s `focal / |r + 0.5 - height / 2|` in 16.16 bits (focal =
-/// `width / 2`), for rows `0..height`: multiplied by a plane's height
-/// above or below the eye it gives the depth of that plane seen in row
-/// `r`. The row exactly on the horizon (odd heights) gets the value for
-/// a quarter row.
-pub(crate) fn recip_rows(width: usize, height: usize) -> impl Iterator<Item = u32> {
-    let w = width.min(crate::config::MAX_SCREEN_WIDTH) as u32;
+/// `focal_width / 2`, the vertical focal length), for rows `0..height`:
+/// multiplied by a plane's height above or below the eye it gives the
+/// depth of that plane seen in row `r`. The row exactly on the horizon
+/// (odd heights) gets the value for a quarter row.
+pub(crate) fn recip_rows(focal_width: usize, height: usize) -> impl Iterator<Item = u32> {
+    let w = focal_width.min(2 * crate::config::MAX_SCREEN_WIDTH) as u32;
     let h = height as i64;
     (0..height).map(move |r| {
         // 2 * |r + 0.5 - h / 2|

@@ -39,6 +39,7 @@ pub struct Frame<'a, P> {
     width: usize,
     height: usize,
     stride: usize,
+    wide: bool,
 }
 
 /// The cache line [`Frame::spread_stride`] plans for: 64 bytes, as on
@@ -99,7 +100,24 @@ impl<'a, P: Pixel> Frame<'a, P> {
             width,
             height,
             stride,
+            wide: false,
         })
+    }
+
+    /// The frame with pixels twice as wide as they are tall: the renderer
+    /// keeps the field of view and the vertical scale it would have at
+    /// twice the width, across `width` columns. DOOM's low detail: a
+    /// frontend shows each pixel two pixels wide (the N64 writes 32-bit
+    /// pixel pairs into its 16-bit framebuffer) for half the columns'
+    /// work.
+    pub fn with_wide_pixels(mut self) -> Self {
+        self.wide = true;
+        self
+    }
+
+    /// Whether [`Frame::with_wide_pixels`] was asked for.
+    pub fn has_wide_pixels(&self) -> bool {
+        self.wide
     }
 
     /// Width in pixels.

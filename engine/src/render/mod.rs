@@ -311,11 +311,16 @@ fn render_sources_with<'a, P: Pixel>(
 ) -> RenderStats {
     let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
     let view = View::new(level, camera, width, height);
+    let view = if frame.has_wide_pixels() {
+        view.with_wide_pixels()
+    } else {
+        view
+    };
     let mut planes = planes::Planes::new(&view);
     // Filled row by row: a zeroed array first would be 3 KB of stores a
     // frame.
     let mut recip: HVec<u32, MAX_SCREEN_HEIGHT> = HVec::new();
-    for r in draw::recip_rows(width, height) {
+    for r in draw::recip_rows(view.focal_width as usize, height) {
         let _ = recip.push(r);
     }
     let mut stats = RenderStats::default();
@@ -1075,6 +1080,70 @@ mod tests {
         let stats = render_sources_by(level, cam, shades, sources, &mut frame, walk);
         set(false);
         (pixels, stats)
+    }
+
+    /// Pixels twice as wide as tall (`Frame::with_wide_pixels`) show the
+    /// picture of twice the columns: each wide pixel is one of the two
+    /// square pixels it covers in a render at twice the width, but where
+    /// an edge runs between them (its ray lies between theirs), for both
+    /// walks, with sprites. The heights are the square render's: every
+    /// row matches.
+    #[test]
+    fn wide_pixels_show_the_picture_of_twice_the_columns() {
+        let (w, h) = (160, 100);
+        for (name, bytes) in maps() {
+            let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+            let shades = Shades::<u32>::for_map(level.map());
+            let views =
+                views_from_things(&level, |i, t, _| t.kind == kind::PLAYER_START || i % 7 == 0);
+            let (mut shown, mut total) = (0usize, 0usize);
+            for walk in [Walk::Bsp, Walk::Columns] {
+                for cam in &views {
+                    let mut square = vec![0u32; 2 * w * h];
+                    let mut frame = Frame::new(&mut square, 2 * w, h, 2 * w).unwrap();
+                    render_sources_by(
+                        &level,
+                        cam,
+                        &shades,
+                        sprite::decorations(&level),
+                        &mut frame,
+                        walk,
+                    );
+                    let mut wide = vec![0u32; w * h];
+                    let mut frame = Frame::new(&mut wide, w, h, w).unwrap().with_wide_pixels();
+                    render_sources_by(
+                        &level,
+                        cam,
+                        &shades,
+                        sprite::decorations(&level),
+                        &mut frame,
+                        walk,
+                    );
+                    for y in 0..h {
+                        for c in 0..w {
+                            let p = wide[y * w + c];
+                            let pair = [square[y * 2 * w + 2 * c], square[y * 2 * w + 2 * c + 1]];
+                            shown += usize::from(pair.contains(&p));
+                            total += 1;
+                        }
+                    }
+                }
+            }
+            let share = shown as f64 / total as f64;
+            std::println!("{name}: {share:.4} of wide pixels are one of their two");
+            // Untextured, a wide pixel differs only on an edge; textured,
+            // its texel (of walls and floors seen from afar) may lie
+            // between its two's.
+            let least = if level.map().texture_count() == 0 {
+                0.999
+            } else {
+                0.8
+            };
+            assert!(
+                share > least,
+                "{name}: only {share:.4} of wide pixels are one of their two"
+            );
+        }
     }
 
     /// The column walk's per-frame tables (the frame cache) are a

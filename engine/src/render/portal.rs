@@ -97,10 +97,18 @@ pub(crate) struct View<'a> {
     pub(crate) angle: i64,
     pub(crate) width: i64,
     pub(crate) height: i64,
-    /// `ceil(2^64 / width)`: see [`View::per_row`].
+    /// Twice the vertical focal length in pixels: `width` for square
+    /// pixels, `2 * width` for pixels twice as wide as tall (see
+    /// [`View::with_wide_pixels`]). The horizontal focal length is always
+    /// `width / 2`.
+    pub(crate) focal_width: i64,
+    /// `ceil(2^64 / width)`: see [`View::slope`].
+    slope_magic: u128,
+    /// `ceil(2^64 / focal_width)`: see [`View::per_row`].
     per_row_magic: u128,
     /// The sky's texel rows per screen row, 16.16 bits: one texel per
-    /// pixel at 320 columns (see `draw_sky`), divided once a frame.
+    /// pixel at 320 columns of square pixels (see `draw_sky`), divided
+    /// once a frame.
     pub(crate) sky_step: i64,
     sector: Option<SectorId>,
     /// The sky texture, if the map has one (its columns prepared once a
@@ -134,6 +142,8 @@ impl<'a> View<'a> {
             eye: camera.eye_z.to_bits() as i64,
             angle: camera.angle.degrees().to_bits() as i64,
             width: width as i64,
+            focal_width: width as i64,
+            slope_magic: (1u128 << 64).div_ceil(width as u128),
             per_row_magic: (1u128 << 64).div_ceil(width as u128),
             sky_step: (320 << 16) / width as i64,
             height: height.min(crate::config::MAX_SCREEN_HEIGHT) as i64,
@@ -147,6 +157,17 @@ impl<'a> View<'a> {
     /// The same view, its [`View::edge_rays`] worked out.
     fn with_edge_rays(mut self) -> View<'a> {
         self.edge_rays = (self.ray(0), self.ray(self.width.max(1) as usize - 1));
+        self
+    }
+
+    /// The view with pixels twice as wide as they are tall: the same
+    /// field of view across half the columns, each row's heights and
+    /// distances as at twice the width (DOOM's low detail).
+    pub(crate) fn with_wide_pixels(mut self) -> Self {
+        let focal_width = 2 * self.width;
+        self.focal_width = focal_width;
+        self.per_row_magic = (1u128 << 64).div_ceil(focal_width as u128);
+        self.sky_step = (320 << 16) / focal_width;
         self
     }
 
@@ -164,7 +185,7 @@ impl<'a> View<'a> {
         let n = (2 * x as i64 + 1 - self.width) << 16;
         // |n| < 2^28: the division by multiplication is exact (see
         // `per_row`); truncated towards zero like `n / width`.
-        let q = ((n.unsigned_abs() as u128 * self.per_row_magic) >> 64) as i64;
+        let q = ((n.unsigned_abs() as u128 * self.slope_magic) >> 64) as i64;
         if n < 0 {
             -q
         } else {
@@ -216,18 +237,18 @@ impl<'a> View<'a> {
     }
 
     /// Texel rows per screen row for a texture at `depth` (16.16 bits):
-    /// `depth / focal`, that is `2 * depth / width`, rounded down, at
-    /// least 1. Without a division for depths below 2^41: with
-    /// `M = ceil(2^64 / width)`, `n * M >> 64` is exactly `n / width` for
-    /// `n < 2^64 / width` (the error `n * (M - 2^64 / width) / 2^64` stays
-    /// below `1 / width`).
+    /// `depth / focal`, that is `2 * depth / focal_width`, rounded down,
+    /// at least 1. Without a division for depths below 2^41: with
+    /// `M = ceil(2^64 / w)`, `n * M >> 64` is exactly `n / w` for
+    /// `n < 2^64 / w` (the error `n * (M - 2^64 / w) / 2^64` stays
+    /// below `1 / w`).
     #[inline]
     pub(crate) fn per_row(&self, depth: i64) -> i64 {
         let n = depth.saturating_mul(2);
         let q = if (0..1 << 42).contains(&n) {
             self.per_row_within(depth)
         } else {
-            n / self.width
+            n / self.focal_width
         };
         q.max(1)
     }
@@ -256,9 +277,9 @@ impl<'a> View<'a> {
     /// by division: what [`View::project_inv`] must give.
     #[cfg(test)]
     pub(crate) fn project_rel(&self, dh: i64, depth: i64) -> i64 {
-        // |dh| < 2^33, width <= 2^10: the product stays below 2^59.
-        // (dh * focal) in 32.32 bits, with focal = width / 2.
-        let off = (dh * self.width) << 15;
+        // |dh| < 2^33, focal_width <= 2^11: the product stays below
+        // 2^60. (dh * focal) in 32.32 bits, focal = focal_width / 2.
+        let off = (dh * self.focal_width) << 15;
         // Screen y in 16.16, truncated towards zero (symmetric about the
         // horizon).
         let y = (self.height << 15) - off / depth.max(MIN_DEPTH);
@@ -279,7 +300,7 @@ impl<'a> View<'a> {
     #[inline]
     pub(crate) fn project_frac(&self, dh: i64, inv: Inverse) -> i64 {
         // As in `project_rel`: |off| < 2^59.
-        let off = (dh * self.width) << 15;
+        let off = (dh * self.focal_width) << 15;
         let q = inv.divide(off.unsigned_abs()) as i64;
         (self.height << 15) - if off < 0 { -q } else { q }
     }
@@ -1397,6 +1418,8 @@ mod tests {
             angle: 0,
             width,
             height,
+            focal_width: width,
+            slope_magic: (1u128 << 64).div_ceil(width as u128),
             per_row_magic: (1u128 << 64).div_ceil(width as u128),
             sky_step: (320 << 16) / width,
             sector: None,
@@ -1404,6 +1427,35 @@ mod tests {
             edge_rays: ((0, 0), (0, 0)),
         }
         .with_edge_rays()
+    }
+
+    #[test]
+    fn wide_pixels_keep_the_columns_rays_and_the_rows_of_twice_the_width() {
+        let (narrow, wide, square) = (
+            facing_east(160, 120),
+            facing_east(160, 120).with_wide_pixels(),
+            facing_east(320, 120),
+        );
+        for x in 0..160 {
+            assert_eq!(wide.slope(x), narrow.slope(x), "column {x}");
+            assert_eq!(wide.ray(x), narrow.ray(x), "column {x}");
+        }
+        for depth in [MIN_DEPTH, 1 << 16, 37 << 16, 1000 << 16, 1 << 40, 1 << 50] {
+            assert_eq!(wide.per_row(depth), square.per_row(depth), "depth {depth}");
+            let inv = Inverse::of(depth);
+            for dh in [-(41i64 << 16), -1, 0, 1, 7 << 16, 1 << 32] {
+                assert_eq!(
+                    wide.project_inv(dh, inv),
+                    square.project_inv(dh, inv),
+                    "{dh} {depth}"
+                );
+                assert_eq!(wide.project_rel(dh, depth), square.project_rel(dh, depth));
+            }
+        }
+        assert_eq!(wide.sky_step, square.sky_step);
+        assert_ne!(wide.per_row(1000 << 16), narrow.per_row(1000 << 16));
+        let rows = super::super::draw::recip_rows;
+        assert!(rows(wide.focal_width as usize, 120).eq(rows(320, 120)));
     }
 
     #[test]
