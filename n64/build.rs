@@ -38,6 +38,15 @@ fn main() {
         let script = manifest.join("link.x");
         println!("cargo:rustc-link-arg-bins=-T{}", script.display());
         println!("cargo:rerun-if-changed={}", script.display());
+        // The measuring ROM's extra levels need the Expansion Pak's RAM
+        // (both emulators have it): see link.x.
+        let ram_top = if std::env::var_os("CARGO_FEATURE_TOUR").is_some() {
+            "0x80800000"
+        } else {
+            "0x80400000"
+        };
+        write_if_changed(&out.join("ram.x"), &format!("RAM_TOP = {ram_top};\n"));
+        println!("cargo:rustc-link-search={}", out.display());
     }
 
     let levels = embed_levels(&repo, &out);

@@ -255,8 +255,9 @@ if N64_EXTRA_MAPS="$(IFS=:; echo "${tour_maps[*]}")" N64_ROM_DIR="$tour_rom_dir"
         ./build.sh --tour >>"$work/tour-build.log" 2>&1; then
     pass "tour ROM build (n64/build.sh --tour, $((level_count + ${#tour_maps[@]})) levels)"
     rom="$tour_rom_dir/raycaster-emu.z64"
-    # Two frames shown per view (timed, then profiled), 16 views a level.
-    run tour $((32 * (level_count + ${#tour_maps[@]}) + 10))
+    # Five frames shown per view (timed, profiled, then timed in the three
+    # other view modes), 16 views a level.
+    run tour $((80 * (level_count + ${#tour_maps[@]}) + 10))
     check "view tour in mupen64plus (every level timed and profiled)" \
         python3 tools/check_log.py tour "$work/tour/log.txt"
 

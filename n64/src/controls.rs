@@ -15,6 +15,8 @@
 //! * L / R: previous / next level; Start: play the embedded demo; Z held
 //!   with Start: raise a test exception (a null pointer read; checks the
 //!   crash report).
+//! * D-pad left or right: low detail on and off; D-pad up or down: the
+//!   status bar on and off (see [`crate::view_mode`]).
 
 use engine::game::Input;
 
@@ -114,6 +116,10 @@ pub struct Actions {
     pub play_demo: bool,
     /// Start pressed with Z held: raise a test exception.
     pub test_exception: bool,
+    /// D-pad left or right pressed: low detail on or off.
+    pub toggle_low_detail: bool,
+    /// D-pad up or down pressed: the status bar on or off.
+    pub toggle_status_bar: bool,
 }
 
 /// Turns readings into actions on the press, not while held.
@@ -139,6 +145,8 @@ impl Buttons {
             next_level: pressed & button::R != 0,
             play_demo: start && !pad.holds(button::Z),
             test_exception: start && pad.holds(button::Z),
+            toggle_low_detail: pressed & (button::D_LEFT | button::D_RIGHT) != 0,
+            toggle_status_bar: pressed & (button::D_UP | button::D_DOWN) != 0,
         }
     }
 }
@@ -213,5 +221,10 @@ mod tests {
         b.update(&pad(0, 0, button::Z));
         let crash = b.update(&pad(0, 0, button::Z | button::START));
         assert!(crash.test_exception && !crash.play_demo);
+        let low = b.update(&pad(0, 0, button::D_RIGHT));
+        assert!(low.toggle_low_detail && !low.toggle_status_bar);
+        assert_eq!(b.update(&pad(0, 0, button::D_RIGHT)), Actions::default());
+        let bar = b.update(&pad(0, 0, button::D_UP));
+        assert!(bar.toggle_status_bar && !bar.toggle_low_detail);
     }
 }

@@ -10,7 +10,9 @@
 //! * [`trace`]: the desktop's exact state line (`{"tick":..,"x":..}`);
 //! * [`text`], [`font`], [`overlay`]: fixed-size text and the on-screen
 //!   readout;
-//! * [`tour`]: the fixed views of a level that the measuring ROM times.
+//! * [`tour`]: the fixed views of a level that the measuring ROM times;
+//! * [`view_mode`]: low detail and the status bar, and the pixel pairs
+//!   low detail writes.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
@@ -24,3 +26,4 @@ pub mod overlay;
 pub mod text;
 pub mod tour;
 pub mod trace;
+pub mod view_mode;

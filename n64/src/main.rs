@@ -31,6 +31,7 @@ mod hw;
 
 mod crash;
 mod play;
+mod view;
 #[cfg(feature = "tour")]
 mod view_tour;
 
@@ -50,7 +51,7 @@ fn main(mut hardware: Hardware) -> ! {
     let map = memory::map();
     hardware.debug.line(format_args!(
         "boot: raycaster, {} video, {} levels ({} bytes), image {} bytes, statics {} bytes, \
-         stack {} bytes, free {} bytes of 4 MiB",
+         stack {} bytes, free {} bytes of {} MiB",
         hardware.tv.name(),
         LEVELS.len(),
         levels::total_bytes(),
@@ -58,6 +59,7 @@ fn main(mut hardware: Hardware) -> ! {
         map.bss_bytes,
         map.stack_bytes,
         map.free_bytes,
+        map.ram_bytes >> 20,
     ));
 
     check_demo(&mut hardware);

@@ -73,25 +73,17 @@ pub fn draw_text<P: Pixel>(
 
 /// The frame-time readout: two lines on a dark panel at the top left.
 pub fn draw_readout<P: Pixel>(frame: &mut Frame<'_, P>, first: &str, second: &str) {
+    draw_readout_at(frame, READOUT_Y, first, second);
+}
+
+/// [`draw_readout`] with the panel's top at row `y` (in the status bar,
+/// say).
+pub fn draw_readout_at<P: Pixel>(frame: &mut Frame<'_, P>, y: usize, first: &str, second: &str) {
     let panel = P::from_rgb(0, 0, 0);
     let ink = P::from_rgb(255, 255, 0);
-    fill_rect(
-        frame,
-        READOUT_X,
-        READOUT_Y,
-        READOUT_WIDTH,
-        READOUT_HEIGHT,
-        panel,
-    );
-    draw_text(frame, READOUT_X + 2, READOUT_Y + 2, first, ink, 1);
-    draw_text(
-        frame,
-        READOUT_X + 2,
-        READOUT_Y + 2 + LINE_HEIGHT,
-        second,
-        ink,
-        1,
-    );
+    fill_rect(frame, READOUT_X, y, READOUT_WIDTH, READOUT_HEIGHT, panel);
+    draw_text(frame, READOUT_X + 2, y + 2, first, ink, 1);
+    draw_text(frame, READOUT_X + 2, y + 2 + LINE_HEIGHT, second, ink, 1);
 }
 
 #[cfg(test)]

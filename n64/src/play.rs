@@ -12,16 +12,16 @@
 use core::fmt::Write as _;
 
 use engine::game::{Game, Input};
-use engine::render::{render_game, Rgba5551, Shades};
 use n64::clock::{TickClock, THIRTIETH_OF_A_SECOND};
 use n64::controls::{input_from_pad, Buttons};
 use n64::demo::{DemoInputs, DEFAULT_DEMO};
 use n64::levels::LEVELS;
-use n64::overlay::draw_readout;
 use n64::text::LineBuffer;
 use n64::trace::StateLine;
+use n64::view_mode::ViewMode;
 
 use crate::hw::{cp0, exception, memory, Hardware};
+use crate::view::{self, ViewShades};
 
 /// Frames per frame-time report.
 pub const REPORT_FRAMES: u32 = 32;
@@ -37,10 +37,8 @@ enum Driver {
 /// One level being played.
 struct Session {
     index: usize,
-    /// The level's light table in the framebuffer's format (16 KiB): the
-    /// map's own palette and light table when it has them, as on the
-    /// desktop.
-    shades: Shades<Rgba5551>,
+    /// The level's light tables, for both kinds of pixel.
+    shades: ViewShades,
     game: Game<'static>,
     clock: TickClock,
     driver: Driver,
@@ -64,7 +62,7 @@ impl Session {
         ));
         Session {
             index,
-            shades: Shades::for_map(level.map()),
+            shades: ViewShades::for_level(&level),
             game: Game::new(level),
             clock: TickClock::new(cp0::count()),
             driver,
@@ -138,7 +136,7 @@ impl Readout {
 
     /// Rewrites both lines; `last` is the last frame's (frame, render)
     /// Count ticks, if it was of this session.
-    fn update(&mut self, session: &Session, last: Option<(u32, u32)>) {
+    fn update(&mut self, session: &Session, mode: ViewMode, last: Option<(u32, u32)>) {
         self.top.clear();
         self.bottom.clear();
         // Writing to a LineBuffer cannot fail (it truncates).
@@ -151,6 +149,9 @@ impl Readout {
         );
         if matches!(session.driver, Driver::Demo(_)) {
             let _ = write!(self.top, " DEMO");
+        }
+        if mode != ViewMode::FULL {
+            let _ = write!(self.top, " {}", mode.name());
         }
         let _ = match last {
             Some((frame, render)) => {
@@ -167,7 +168,8 @@ pub fn run(mut hardware: Hardware) -> ! {
     let mut buttons = Buttons::new();
     let mut stats = FrameStats::default();
     let mut readout = Readout::new();
-    readout.update(&session, None);
+    let mut mode = ViewMode::FULL;
+    readout.update(&session, mode, None);
 
     loop {
         let frame_start = cp0::count();
@@ -192,10 +194,17 @@ pub fn run(mut hardware: Hardware) -> ! {
         } else {
             None
         };
+        if actions.toggle_low_detail || actions.toggle_status_bar {
+            mode.low_detail ^= actions.toggle_low_detail;
+            mode.status_bar ^= actions.toggle_status_bar;
+            hardware.debug.line(format_args!("view: {}", mode.name()));
+            stats = FrameStats::default();
+            readout.update(&session, mode, None);
+        }
         if let Some((index, driver)) = switch_to {
             session = Session::start(index, driver, &mut hardware);
             stats = FrameStats::default();
-            readout.update(&session, None);
+            readout.update(&session, mode, None);
         }
 
         let input = input_from_pad(&pad);
@@ -212,19 +221,30 @@ pub fn run(mut hardware: Hardware) -> ! {
         session.tick(input, &mut hardware);
 
         let render_start = cp0::count();
-        let mut frame = hardware.video.back_frame();
-        render_game(&session.game, &session.shades, &mut frame);
+        let camera = session.game.camera();
+        view::render(
+            &mut hardware.video,
+            mode,
+            &session.game,
+            &camera,
+            &session.shades,
+        );
         let render_ticks = cp0::count().wrapping_sub(render_start);
-        draw_readout(&mut frame, readout.top.as_str(), readout.bottom.as_str());
+        view::readout(
+            &mut hardware.video,
+            mode,
+            readout.top.as_str(),
+            readout.bottom.as_str(),
+        );
         let drawn = hardware.video.present();
         let frame_ticks = drawn.wrapping_sub(frame_start);
 
         // The next frame shows this one's time.
-        readout.update(&session, Some((frame_ticks, render_ticks)));
+        readout.update(&session, mode, Some((frame_ticks, render_ticks)));
         stats.add(frame_ticks, render_ticks);
         if stats.frames == REPORT_FRAMES {
             hardware.debug.line(format_args!(
-                "frame: level={} frames={} avg={} max={} render_avg={} budget={} stack={}",
+                "frame: level={} frames={} avg={} max={} render_avg={} budget={} stack={} view={}",
                 LEVELS[session.index].name,
                 stats.frames,
                 stats.frame_average(),
@@ -232,6 +252,7 @@ pub fn run(mut hardware: Hardware) -> ! {
                 stats.render_average(),
                 THIRTIETH_OF_A_SECOND,
                 memory::stack_high_water(),
+                mode.name(),
             ));
             stats = FrameStats::default();
         }

@@ -12,20 +12,24 @@
 //! * `profile: level=NAME interval=I`, then `profile: ADDRESS SAMPLES`
 //!   for each 32 bytes of code sampled (hex address, decimal count), then
 //!   `profile: level=NAME samples=S`;
+//! * for each view mode but the default (`n64::view_mode`), timed the same
+//!   way: `tour: level=NAME mode=MODE views=N frame_median=F
+//!   render_median=R worst_frame=W worst_render=WR worst_view=K`;
 //!
 //! and at the end `tour: done: L levels, V views`.
 
 use core::fmt::Write as _;
 
 use engine::game::Game;
-use engine::render::{render_game_from, Camera, Rgba5551, Shades};
+use engine::render::Camera;
 use n64::levels::LEVELS;
-use n64::overlay::draw_readout;
 use n64::text::LineBuffer;
 use n64::tour::{self, Timings, ViewTime};
+use n64::view_mode::ViewMode;
 
 use crate::hw::sampler::INTERVAL;
 use crate::hw::{cp0, Hardware};
+use crate::view::{self, ViewShades};
 
 /// Runs the tour over every level.
 pub fn run(hardware: &mut Hardware) {
@@ -37,7 +41,7 @@ pub fn run(hardware: &mut Hardware) {
     let mut views_done = 0;
     for (index, embedded) in LEVELS.iter().enumerate() {
         let level = crate::load(embedded.bytes, embedded.name);
-        let shades: Shades<Rgba5551> = Shades::for_map(level.map());
+        let shades = ViewShades::for_level(&level);
         let views = tour::views(&level);
         let game = Game::new(level);
         let scene = Scene {
@@ -50,7 +54,7 @@ pub fn run(hardware: &mut Hardware) {
 
         let mut timings = Timings::new();
         for (k, camera) in views.iter().enumerate() {
-            let time = scene.show(hardware, k, camera, false);
+            let time = scene.show(hardware, k, camera, ViewMode::FULL, false);
             timings.add(time);
             hardware.debug.line(format_args!(
                 "tour: level={} view={} frame={} render={} at {},{},{}",
@@ -78,7 +82,7 @@ pub fn run(hardware: &mut Hardware) {
         ));
 
         for (k, camera) in views.iter().enumerate() {
-            scene.show(hardware, k, camera, true);
+            scene.show(hardware, k, camera, ViewMode::FULL, true);
         }
         hardware.debug.line(format_args!(
             "profile: level={} interval={}",
@@ -94,6 +98,26 @@ pub fn run(hardware: &mut Hardware) {
             "profile: level={} samples={}",
             embedded.name, samples
         ));
+
+        for mode in ViewMode::ALL.into_iter().skip(1) {
+            let mut timings = Timings::new();
+            for (k, camera) in views.iter().enumerate() {
+                timings.add(scene.show(hardware, k, camera, mode, false));
+            }
+            let (worst_view, worst) = timings.worst().unwrap_or_default();
+            hardware.debug.line(format_args!(
+                "tour: level={} mode={} views={} frame_median={} render_median={} \
+                 worst_frame={} worst_render={} worst_view={}",
+                embedded.name,
+                mode.name(),
+                timings.len(),
+                timings.frame_median(),
+                timings.render_median(),
+                worst.frame,
+                worst.render,
+                worst_view,
+            ));
+        }
     }
     hardware.debug.line(format_args!(
         "tour: done: {} levels, {} views",
@@ -105,7 +129,7 @@ pub fn run(hardware: &mut Hardware) {
 /// One level, as the tour draws it.
 struct Scene<'g, 'l> {
     game: &'g Game<'l>,
-    shades: &'g Shades<Rgba5551>,
+    shades: &'g ViewShades,
     name: &'static str,
     /// The level's number, from 1.
     number: usize,
@@ -114,36 +138,38 @@ struct Scene<'g, 'l> {
 }
 
 impl Scene<'_, '_> {
-    /// Renders view `k` twice, the first to warm the caches, and shows the
-    /// second; returns the second's figures. With `profile`, the sampler
-    /// runs from the second rendering until the frame is shown.
-    fn show(&self, hardware: &mut Hardware, k: usize, camera: &Camera, profile: bool) -> ViewTime {
+    /// Renders view `k` in `mode` twice, the first to warm the caches, and
+    /// shows the second; returns the second's figures. With `profile`, the
+    /// sampler runs from the second rendering until the frame is shown.
+    fn show(
+        &self,
+        hardware: &mut Hardware,
+        k: usize,
+        camera: &Camera,
+        mode: ViewMode,
+        profile: bool,
+    ) -> ViewTime {
         let mut top = LineBuffer::<48>::new();
         let _ = write!(
             top,
-            "{} {}/{} {}",
+            "{} {}/{} {} {}",
             self.name,
             self.number,
             LEVELS.len(),
-            if profile { "PROFILE" } else { "TOUR" }
+            if profile { "PROFILE" } else { "TOUR" },
+            mode.name(),
         );
         let mut bottom = LineBuffer::<48>::new();
         let _ = write!(bottom, "VIEW {}/{}", k + 1, self.views);
 
-        render_game_from(
-            self.game,
-            camera,
-            self.shades,
-            &mut hardware.video.back_frame(),
-        );
+        view::render(&mut hardware.video, mode, self.game, camera, self.shades);
         if profile {
             hardware.sampler.start();
         }
         let start = cp0::count();
-        let mut frame = hardware.video.back_frame();
-        render_game_from(self.game, camera, self.shades, &mut frame);
+        view::render(&mut hardware.video, mode, self.game, camera, self.shades);
         let rendered = cp0::count();
-        draw_readout(&mut frame, top.as_str(), bottom.as_str());
+        view::readout(&mut hardware.video, mode, top.as_str(), bottom.as_str());
         let drawn = hardware.video.present();
         if profile {
             hardware.sampler.stop();

@@ -27,7 +27,8 @@ tools/cen64_run.py keeps it) as it is; the ROM's lines start with a keyword
     check_log.py tour-table MUPEN_LOG CEN64_LOG
         prints the tour's figures per level from both emulators: the median
         and the worst frame in cen64 Count ticks, the median in
-        mupen64plus, and the cycles per instruction.
+        mupen64plus, and the cycles per instruction; then cen64's median
+        and worst frame in each view mode.
 
 Python 3 standard library only. Exit status 0 when the check holds.
 """
@@ -154,6 +155,8 @@ def check_exception(lines):
 
 
 TOUR_VIEW = re.compile(r"tour: level=(\S+) view=(\d+) frame=(\d+) render=(\d+) at ")
+TOUR_MODE = re.compile(r"tour: level=(\S+) mode=(\S+) views=(\d+) frame_median=(\d+) "
+                       r"render_median=(\d+) worst_frame=(\d+) worst_render=(\d+) worst_view=(\d+)$")
 TOUR_LEVEL = re.compile(r"tour: level=(\S+) views=(\d+) frame_median=(\d+) render_median=(\d+) "
                         r"worst_frame=(\d+) worst_render=(\d+) worst_view=(\d+)$")
 # Count ticks in a second.
@@ -175,6 +178,11 @@ def tour_figures(lines):
             entry.update(count=int(m.group(2)), frame_median=int(m.group(3)),
                          render_median=int(m.group(4)), worst_frame=int(m.group(5)),
                          worst_view=int(m.group(7)))
+            continue
+        m = TOUR_MODE.match(l)
+        if m:
+            entry = levels.setdefault(m.group(1), {"views": []})
+            entry.setdefault("modes", {})[m.group(2)] = (int(m.group(4)), int(m.group(6)))
     return levels
 
 
@@ -214,6 +222,18 @@ def tour_table(mupen_lines, cen64_lines):
         print(f"| {name} | {c['count']} | {c['frame_median']:,} | {SECOND / c['frame_median']:.1f} | "
               f"{c['worst_frame']:,} ({c['worst_view']}) | {SECOND / c['worst_frame']:.1f} | "
               f"{c['render_median']:,} | {mupen_median} | {cpi} |")
+    modes = sorted({mode for c in cen64.values() for mode in c.get("modes", {})},
+                   key=["bar", "low", "low+bar"].index)
+    if modes:
+        print()
+        print("| level | full: median / worst | " + " | ".join(f"{m}: median / worst" for m in modes) + " |")
+        print("|---|" + "---:|" * (len(modes) + 1))
+        for name, c in cen64.items():
+            cells = [f"{c['frame_median']:,} / {c['worst_frame']:,}"]
+            for mode in modes:
+                median, worst = c.get("modes", {}).get(mode, (0, 0))
+                cells.append(f"{median:,} / {worst:,}" if median else "-")
+            print(f"| {name} | " + " | ".join(cells) + " |")
     return 0
 
 

@@ -35,9 +35,12 @@ pub struct MemoryMap {
     pub bss_bytes: usize,
     /// The stack's size.
     pub stack_bytes: usize,
-    /// RDRAM neither the image, the statics nor the stack use, below the
-    /// 4 MiB every console has.
+    /// RDRAM neither the image, the statics nor the stack use, below
+    /// [`MemoryMap::ram_bytes`].
     pub free_bytes: usize,
+    /// The RDRAM this build uses: the 4 MiB every console has (8 MiB for
+    /// the measuring build, see link.x).
+    pub ram_bytes: usize,
 }
 
 /// The memory map of this build.
@@ -56,6 +59,7 @@ pub fn map() -> MemoryMap {
         bss_bytes: bss_end - bss_start,
         stack_bytes: stack_top + 16 - stack_bottom,
         free_bytes: stack_bottom - bss_end + (bss_start - image_end),
+        ram_bytes: stack_top + 16 - 0x8000_0000,
     }
 }
 

@@ -23,10 +23,8 @@ use super::{cache, cp0};
 pub const INTERVAL: u32 = 1009;
 /// Bytes of code per bucket: an instruction-cache line.
 pub const BUCKET_BYTES: u32 = 32;
-/// Buckets, from 0x80000000: 384 KiB of code, in 24 KiB of counts (16-bit
-/// counts: the memory is what a measuring ROM with three Freedoom levels
-/// has left).
-const BUCKETS: usize = 12288;
+/// Buckets, from 0x80000000: 768 KiB of code, in 48 KiB of 16-bit counts.
+const BUCKETS: usize = 24576;
 
 global_asm!(include_str!("sampler.s"), buckets = const BUCKETS, interval = const INTERVAL);
 

@@ -10,6 +10,7 @@ use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicBool, Ordering};
 
 use engine::render::{Frame, Rgba5551};
+use n64::view_mode::PixelPair;
 
 use super::vi::{self, TvType};
 use super::{cache, cp0, physical_address, rsp};
@@ -49,10 +50,18 @@ fn buffer_pointer(index: usize) -> *mut [Rgba5551; PIXELS] {
     (FRAMEBUFFERS.0.get() as *mut [Rgba5551; PIXELS]).wrapping_add(index & 1)
 }
 
+fn pair_pointer(index: usize) -> *mut [PixelPair; PIXELS / 2] {
+    // The same buffer: 64-byte aligned, an even number of 16-bit pixels.
+    buffer_pointer(index) as *mut [PixelPair; PIXELS / 2]
+}
+
 /// The framebuffers and the VI; one exists.
 #[derive(Debug)]
 pub struct Video {
     shown: usize,
+    /// Per buffer, the first row from which it is known to be black to
+    /// the bottom ([`HEIGHT`]: none).
+    black_from: [usize; 2],
 }
 
 impl Video {
@@ -61,7 +70,10 @@ impl Video {
         vi::init(tv, physical_address(buffer_pointer(0)));
         VI_READY.store(true, Ordering::Relaxed);
         SHOWN_IS_SECOND.store(false, Ordering::Relaxed);
-        Video { shown: 0 }
+        Video {
+            shown: 0,
+            black_from: [HEIGHT; 2],
+        }
     }
 
     /// The buffer not on screen, to draw the next frame into.
@@ -70,6 +82,48 @@ impl Video {
         // `&mut self` borrow is the only way to reach it until `present`.
         let pixels = unsafe { &mut *buffer_pointer(self.shown ^ 1) };
         full_frame(pixels)
+    }
+
+    /// The back buffer's top `rows` rows, for the view.
+    pub fn view_frame(&mut self, rows: usize) -> Frame<'_, Rgba5551> {
+        let back = self.shown ^ 1;
+        self.black_from[back] = self.black_from[back].max(rows.min(HEIGHT));
+        // SAFETY: as in `back_frame`.
+        let pixels = unsafe { &mut *buffer_pointer(back) };
+        match Frame::new(pixels, WIDTH, rows.clamp(1, HEIGHT), STRIDE) {
+            Some(frame) => frame,
+            None => unreachable!("at most 320x240 is a valid frame"),
+        }
+    }
+
+    /// The back buffer's top `rows` rows as pixel pairs, 160 wide pixels
+    /// a row (low detail).
+    pub fn wide_view_frame(&mut self, rows: usize) -> Frame<'_, PixelPair> {
+        let back = self.shown ^ 1;
+        self.black_from[back] = self.black_from[back].max(rows.min(HEIGHT));
+        // SAFETY: as in `back_frame`; the pairs are the same bytes seen
+        // as 32-bit words (`PixelPair` is a transparent u32, any bits a
+        // valid pair), and the buffer is 64-byte aligned.
+        let pairs = unsafe { &mut *pair_pointer(back) };
+        match Frame::new(pairs, WIDTH / 2, rows.clamp(1, HEIGHT), STRIDE / 2) {
+            Some(frame) => frame.with_wide_pixels(),
+            None => unreachable!("at most 160x240 is a valid frame"),
+        }
+    }
+
+    /// Makes the back buffer black from row `first` to the bottom (where
+    /// no view is drawn), unless it is already.
+    pub fn black_below(&mut self, first: usize) {
+        let back = self.shown ^ 1;
+        if self.black_from[back] <= first {
+            return;
+        }
+        // SAFETY: as in `back_frame`.
+        let pixels = unsafe { &mut *buffer_pointer(back) };
+        for row in pixels.chunks_exact_mut(STRIDE).skip(first) {
+            row.fill(Rgba5551(0));
+        }
+        self.black_from[back] = first;
     }
 
     /// Shows the back buffer from the next vertical blank; the old front

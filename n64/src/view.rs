@@ -1,0 +1,63 @@
+//! The view drawn into the back buffer in the player's [`ViewMode`], and
+//! the readout over it (or in the status bar), for the frame loop and the
+//! view tour alike.
+
+use engine::game::Game;
+use engine::render::{render_game_from, Camera, Rgba5551, Shades};
+use engine::world::Level;
+use n64::overlay::{draw_readout_at, READOUT_Y};
+use n64::view_mode::{PixelPair, ViewMode, BAR_VIEW_HEIGHT};
+
+use crate::hw::video::Video;
+
+/// A level's light tables for both kinds of pixel (16 and 32 KiB).
+pub struct ViewShades {
+    full: Shades<Rgba5551>,
+    pairs: Shades<PixelPair>,
+}
+
+impl ViewShades {
+    /// The light tables of `level`'s map (its own palette and light table
+    /// when it has them, as on the desktop).
+    pub fn for_level(level: &Level<'_>) -> ViewShades {
+        ViewShades {
+            full: Shades::for_map(level.map()),
+            pairs: Shades::for_map(level.map()),
+        }
+    }
+}
+
+/// Renders `game` seen from `camera` into the back buffer's view.
+pub fn render(
+    video: &mut Video,
+    mode: ViewMode,
+    game: &Game<'_>,
+    camera: &Camera,
+    shades: &ViewShades,
+) {
+    if mode.status_bar {
+        video.black_below(BAR_VIEW_HEIGHT);
+    }
+    let rows = mode.view_height();
+    if mode.low_detail {
+        render_game_from(
+            game,
+            camera,
+            &shades.pairs,
+            &mut video.wide_view_frame(rows),
+        );
+    } else {
+        render_game_from(game, camera, &shades.full, &mut video.view_frame(rows));
+    }
+}
+
+/// Draws the readout's two lines: over the view's top left, or in the
+/// status bar.
+pub fn readout(video: &mut Video, mode: ViewMode, first: &str, second: &str) {
+    let y = if mode.status_bar {
+        BAR_VIEW_HEIGHT + 4
+    } else {
+        READOUT_Y
+    };
+    draw_readout_at(&mut video.back_frame(), y, first, second);
+}
