@@ -132,9 +132,9 @@ impl Video {
     /// VI, before waiting: where drawing the frame ends.
     pub fn present(&mut self) -> u32 {
         let back = self.shown ^ 1;
-        // SAFETY: a shared view of the buffer just drawn, only for the
-        // cache write-back; no `&mut` to it is alive.
-        cache::write_back_data(unsafe { &*buffer_pointer(back) });
+        // The whole data cache (512 lines) rather than the buffer's 9,840
+        // lines one by one: only what the cache holds can be dirty.
+        cache::write_back_invalidate_all_data();
         let drawn = cp0::count();
         vi::wait_for_vertical_blank();
         vi::set_origin(physical_address(buffer_pointer(back)));
