@@ -57,12 +57,25 @@ pub fn draw_text<P: Pixel>(
     scale: usize,
 ) -> usize {
     let mut pen = x;
+    let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
     for c in text.chars() {
         let rows = glyph(c);
         for (gy, bits) in rows.iter().enumerate() {
             for gx in 0..GLYPH_WIDTH {
-                if bits & (0b100 >> gx) != 0 {
-                    fill_rect(frame, pen + gx * scale, y + gy * scale, scale, scale, color);
+                if bits & (0b100 >> gx) == 0 {
+                    continue;
+                }
+                let (px, py) = (pen + gx * scale, y + gy * scale);
+                if scale == 1 {
+                    // The readout's case: one pixel, without a rectangle's
+                    // clipping and loops (it is drawn every frame).
+                    if px < width && py < height {
+                        if let Some(p) = frame.pixels_mut().get_mut(py * stride + px) {
+                            *p = color;
+                        }
+                    }
+                } else {
+                    fill_rect(frame, px, py, scale, scale, color);
                 }
             }
         }
