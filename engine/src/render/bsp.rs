@@ -49,7 +49,7 @@
 use heapless::Vec as HVec;
 
 use super::cache::{meet, sides, Ends, Rays, SectorCache};
-use super::draw::{self, FlatRun, WallTexels};
+use super::draw::{self, WallBatch, WallColumn, WallTexels};
 use super::light;
 use super::planes::{
     Cells, Current, Found, Planes, Target, VisPlane, VisPlanes, MAX_PLANE_BLOCKS, MAX_VISPLANES,
@@ -666,13 +666,16 @@ fn see_through<'a>(
 
 /// Hands the walk's runs to the screen: walls, the sky and the background
 /// drawn now, floor and ceiling runs recorded for the replay.
-pub(crate) struct Recorder<'r, 'a, P> {
+pub(crate) struct Recorder<'r, 'a, P, const HOLD: bool> {
     pub(crate) level: &'r Level<'a>,
     pub(crate) view: &'r View<'a>,
     pub(crate) pixels: &'r mut [P],
     pub(crate) stride: usize,
     pub(crate) recip: &'r [u32],
     pub(crate) shades: &'r Shades<P>,
+    /// Wall columns held back to be drawn with their neighbours, if
+    /// `HOLD` (see [`WallBatch`]): flushed by [`Recorder::flush_walls`].
+    pub(crate) walls: &'r mut WallBatch<'r, P>,
     pub(crate) planes: &'r mut Planes<'a>,
     pub(crate) visplanes: VisPlanes<'r>,
     /// Each column's sky column, once needed (see [`Scratch::sky`]).
@@ -685,7 +688,7 @@ pub(crate) struct Recorder<'r, 'a, P> {
     pub(crate) exact_segs: bool,
 }
 
-impl<'a, P: Pixel> Recorder<'_, 'a, P> {
+impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
     /// Nothing seen in rows `rows` of this column: the background.
     fn background(&mut self, rows: (usize, usize)) {
         draw_background(self.pixels, self.stride, self.x, rows);
@@ -722,6 +725,37 @@ impl<'a, P: Pixel> Recorder<'_, 'a, P> {
     }
 
     /// Draws the sky rows still kept, in every column.
+    /// Draws the wall columns still held (see [`Recorder::walls`]):
+    /// before anything is drawn over the walls.
+    pub(crate) fn flush_walls(&mut self) {
+        self.walls.flush(self.pixels, self.stride);
+    }
+
+    /// Holds a textured wall column back (see [`Recorder::walls`]), or
+    /// draws it now if its texture is not prepared. Out of line, so that
+    /// the seg's column loop, which calls it or `fill_wall`, is compiled
+    /// as it is without batches.
+    #[inline(never)]
+    fn hold_textured(
+        &mut self,
+        run: (usize, usize, usize),
+        texel_rows: (i32, i64, i64),
+        texels: WallTexels<'a>,
+        shade: &'r [P; 256],
+    ) {
+        match WallColumn::textured(run, texel_rows, &texels, shade) {
+            Some(column) => self.walls.push(self.pixels, self.stride, column),
+            None => draw::fill_wall(self.pixels, self.stride, run, texel_rows, &texels, shade),
+        }
+    }
+
+    /// Holds an untextured wall column back (see [`Recorder::walls`]).
+    #[inline(never)]
+    fn hold_solid(&mut self, run: (usize, usize, usize), pixel: P) {
+        self.walls
+            .push(self.pixels, self.stride, WallColumn::solid(run, pixel));
+    }
+
     pub(crate) fn flush_sky(&mut self) {
         for x in 0..self.sky.len() {
             let rows = self.sky.get(x).map_or((0, 0), |s| s.pending());
@@ -776,12 +810,12 @@ fn side_of(px: i64, py: i64, node: &BspNodeRecord) -> usize {
 /// runs, see-through textures and the clip windows of `visible` in
 /// `scratch`.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn walk<'a, P: Pixel>(
+pub(crate) fn walk<'a, P: Pixel, const HOLD: bool>(
     level: &Level<'a>,
     view: &View<'a>,
     bsp: &BspView<'a>,
     cache: &mut SectorCache<'a>,
-    rec: &mut Recorder<'_, 'a, P>,
+    rec: &mut Recorder<'_, 'a, P, HOLD>,
     scratch: &mut WalkState<'_>,
     visible: &[Visible<'a>],
     stats: &mut RenderStats,
@@ -1044,7 +1078,12 @@ impl<'a> Walker<'_, '_, 'a> {
     }
 
     /// Draws seg `i` in the open columns it covers.
-    fn seg<P: Pixel>(&mut self, bsp: &BspView<'a>, i: usize, rec: &mut Recorder<'_, 'a, P>) {
+    fn seg<P: Pixel, const HOLD: bool>(
+        &mut self,
+        bsp: &BspView<'a>,
+        i: usize,
+        rec: &mut Recorder<'_, 'a, P, HOLD>,
+    ) {
         let (level, view) = (self.level, self.view);
         let s = bsp.seg(i);
         let rel = |x: crate::math::Fx, y: crate::math::Fx| {
@@ -1146,18 +1185,18 @@ impl<'a> Walker<'_, '_, 'a> {
             (Some(a), Some(st)) => {
                 let meet = |x| Some((a, st.rows(x)));
                 match prep.next {
-                    None => self.columns::<_, _, OneSided>(&span, &mut draw, rec, meet),
+                    None => self.columns::<_, _, OneSided, HOLD>(&span, &mut draw, rec, meet),
                     Some(_) if draw.middle_closes => {
-                        self.columns::<_, _, Closing>(&span, &mut draw, rec, meet)
+                        self.columns::<_, _, Closing, HOLD>(&span, &mut draw, rec, meet)
                     }
-                    Some(_) => self.columns::<_, _, TwoSided>(&span, &mut draw, rec, meet),
+                    Some(_) => self.columns::<_, _, TwoSided, HOLD>(&span, &mut draw, rec, meet),
                 }
             }
             (None, Some(st)) if passes && !rec.exact_segs => {
                 let meet = |x| Some((Unseen, st.rows(x)));
-                self.columns::<_, _, Portal>(&span, &mut draw, rec, meet)
+                self.columns::<_, _, Portal, HOLD>(&span, &mut draw, rec, meet)
             }
-            _ => self.columns::<_, _, EitherSide>(&span, &mut draw, rec, |x| {
+            _ => self.columns::<_, _, EitherSide, HOLD>(&span, &mut draw, rec, |x| {
                 let (dx, dy) = sight.ray(x);
                 let hit = exit_depth(dx, dy, &ends, front, !front, || cross)?;
                 let depth = hit.depth.bits();
@@ -1215,11 +1254,11 @@ impl<'a> Walker<'_, '_, 'a> {
     /// `draw`. (Not inlined: each copy is allocated registers for
     /// itself, with none of the seg's set-up live around it.)
     #[inline(never)]
-    fn columns<P: Pixel, A: WallAt, S: Sides>(
+    fn columns<P: Pixel, A: WallAt, S: Sides, const HOLD: bool>(
         &mut self,
         span: &SegSpan,
         draw: &mut SegDraw<'_, 'a>,
-        rec: &mut Recorder<'_, 'a, P>,
+        rec: &mut Recorder<'_, 'a, P, HOLD>,
         meet: impl Fn(usize) -> Option<(A, [i64; 4])>,
     ) {
         let SegSpan {
@@ -1266,7 +1305,7 @@ impl<'a> Walker<'_, '_, 'a> {
             }
             rec.x = x;
             let crossed =
-                draw.column::<P, A, S>(rec, cache, &at, rows, (top as i64, bottom as i64));
+                draw.column::<P, A, S, HOLD>(rec, cache, &at, rows, (top as i64, bottom as i64));
             let (new_top, new_bottom) = crossed.window.unwrap_or((0, 0));
             if let Some(c) = sc.columns.get_mut(x) {
                 *c = Column {
@@ -1793,9 +1832,9 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     /// `rows`), within the window `[top, bottom)`: the sector's ceiling
     /// and floor up to the wall, then the wall.
     #[inline]
-    fn column<P: Pixel, A: WallAt, S: Sides>(
+    fn column<P: Pixel, A: WallAt, S: Sides, const HOLD: bool>(
         &mut self,
-        rec: &mut Recorder<'_, 'a, P>,
+        rec: &mut Recorder<'_, 'a, P, HOLD>,
         cache: &SectorCache<'a>,
         at: &A,
         rows: [i64; 4],
@@ -2051,9 +2090,9 @@ impl<'a> SegDraw<'_, 'a> {
     /// in the sector's wall colour), in this column.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn part<P: Pixel, A: WallAt>(
+    fn part<P: Pixel, A: WallAt, const HOLD: bool>(
         &mut self,
-        rec: &mut Recorder<'_, 'a, P>,
+        rec: &mut Recorder<'_, 'a, P, HOLD>,
         lit: &mut Lit,
         at: &A,
         t: Option<PartTexture<'a>>,
@@ -2083,30 +2122,31 @@ impl<'a> SegDraw<'_, 'a> {
                 // (Walls' depths are kept within the bounds.)
                 let step = rec.view.per_row_within(depth);
                 let v0 = rec.view.texel_row(t.top, step, rows.0);
-                draw::fill_wall(
-                    rec.pixels,
-                    rec.stride,
-                    (x, rows.0, rows.1),
-                    ((u >> 16) as i32, v0, step),
-                    &t.texels,
-                    rec.shades.row(level),
-                );
+                let run = (x, rows.0, rows.1);
+                let texel_rows = ((u >> 16) as i32, v0, step);
+                let shade = rec.shades.row(level);
+                if HOLD {
+                    rec.hold_textured(run, texel_rows, t.texels, shade);
+                } else {
+                    draw::fill_wall(rec.pixels, rec.stride, run, texel_rows, &t.texels, shade);
+                }
             }
             None => {
                 let pixel = rec.shades.get(level, prep.wall_color);
-                let run = FlatRun {
-                    x,
-                    y0: rows.0,
-                    y1: rows.1,
-                    pixel,
-                };
-                draw::fill_flat(rec.pixels, rec.stride, run);
+                let run = (x, rows.0, rows.1);
+                if HOLD {
+                    rec.hold_solid(run, pixel);
+                } else {
+                    let (x, y0, y1) = run;
+                    let run = draw::FlatRun { x, y0, y1, pixel };
+                    draw::fill_flat(rec.pixels, rec.stride, run);
+                }
             }
         }
     }
 }
 
-impl<'a, P: Pixel> Recorder<'_, 'a, P> {
+impl<'a, P: Pixel, const HOLD: bool> Recorder<'_, 'a, P, HOLD> {
     /// Rows `(y0, y1)` of this column show the ceiling (`ceiling`) or
     /// floor of sector `sector` (light number `n`, `height` from the
     /// eye), whose plane [`Planes::known`] gave as `known` (the seg's

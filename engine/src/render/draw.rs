@@ -336,6 +336,197 @@ pub(crate) fn fill_wall<P: Copy>(
     }
 }
 
+/// One column of a prepared texture (see [`WallTexels`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) enum TexelColumn<'t> {
+    /// 128 rows.
+    Rows128(&'t [u8; 128]),
+    /// 64 rows.
+    Rows64(&'t [u8; 64]),
+    /// 32 rows.
+    Rows32(&'t [u8; 32]),
+    /// 16 rows.
+    Rows16(&'t [u8; 16]),
+    /// 8 rows.
+    Rows8(&'t [u8; 8]),
+}
+
+/// What a wall column shows.
+#[derive(Copy, Clone, Debug)]
+enum Paint<'t, P> {
+    /// Texel rows from `frac` (16.16, wrapping at the column's height),
+    /// `step` further each row, through `shade`.
+    Texels {
+        column: TexelColumn<'t>,
+        frac: u32,
+        step: u32,
+        shade: &'t [P; 256],
+    },
+    /// One pixel down the run.
+    Solid(P),
+}
+
+/// Rows `[y0, y1)` of column `x` of a wall, to be drawn a moment later
+/// with its neighbours (see [`WallBatch`]).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct WallColumn<'t, P> {
+    x: usize,
+    y0: usize,
+    y1: usize,
+    paint: Paint<'t, P>,
+}
+
+impl<'t, P: Copy> WallColumn<'t, P> {
+    /// A run of one pixel.
+    pub(crate) fn solid((x, y0, y1): (usize, usize, usize), pixel: P) -> Self {
+        WallColumn {
+            x,
+            y0,
+            y1,
+            paint: Paint::Solid(pixel),
+        }
+    }
+
+    /// [`fill_wall`]'s column as a batch takes it: `None` for a texture
+    /// that is not prepared ([`WallTexels::Any`]), which `fill_wall` draws
+    /// on the spot.
+    pub(crate) fn textured(
+        (x, y0, y1): (usize, usize, usize),
+        (u, v0, step): (i32, i64, i64),
+        texels: &WallTexels<'t>,
+        shade: &'t [P; 256],
+    ) -> Option<Self> {
+        fn pick<const N: usize>(
+            columns: &[[u8; N]],
+            mask: u32,
+            u: i32,
+            (v0, step): (i64, i64),
+        ) -> Option<(&[u8; N], u32, u32)> {
+            let wrap = ((N as i64) << 16) - 1;
+            let t = columns.get((u as u32 & mask) as usize)?;
+            Some((t, (v0 & wrap) as u32, (step & wrap) as u32))
+        }
+        let rows = (v0, step);
+        let (column, frac, step) = match *texels {
+            WallTexels::Tall { columns, mask } => {
+                pick(columns, mask, u, rows).map(|(t, f, s)| (TexelColumn::Rows128(t), f, s))
+            }
+            WallTexels::Short { columns, mask } => {
+                pick(columns, mask, u, rows).map(|(t, f, s)| (TexelColumn::Rows64(t), f, s))
+            }
+            WallTexels::Rows32 { columns, mask } => {
+                pick(columns, mask, u, rows).map(|(t, f, s)| (TexelColumn::Rows32(t), f, s))
+            }
+            WallTexels::Rows16 { columns, mask } => {
+                pick(columns, mask, u, rows).map(|(t, f, s)| (TexelColumn::Rows16(t), f, s))
+            }
+            WallTexels::Rows8 { columns, mask } => {
+                pick(columns, mask, u, rows).map(|(t, f, s)| (TexelColumn::Rows8(t), f, s))
+            }
+            WallTexels::Any(_) => None,
+        }?;
+        Some(WallColumn {
+            x,
+            y0,
+            y1,
+            paint: Paint::Texels {
+                column,
+                frac,
+                step,
+                shade,
+            },
+        })
+    }
+
+    /// Draws its rows `[a, b)` (within its own).
+    #[inline]
+    fn draw_rows(&self, pixels: &mut [P], stride: usize, (a, b): (usize, usize)) {
+        let Some(col) = column_slice(pixels, stride, self.x, a, b) else {
+            return;
+        };
+        match self.paint {
+            Paint::Texels {
+                column,
+                frac,
+                step,
+                shade,
+            } => {
+                let f = frac.wrapping_add(step.wrapping_mul((a - self.y0) as u32));
+                let rows = (stride, b - a);
+                match column {
+                    TexelColumn::Rows128(t) => pow2_column(col, rows, f, step, t, shade),
+                    TexelColumn::Rows64(t) => pow2_column(col, rows, f, step, t, shade),
+                    TexelColumn::Rows32(t) => pow2_column(col, rows, f, step, t, shade),
+                    TexelColumn::Rows16(t) => pow2_column(col, rows, f, step, t, shade),
+                    TexelColumn::Rows8(t) => pow2_column(col, rows, f, step, t, shade),
+                }
+            }
+            Paint::Solid(pixel) => solid_column(col, stride, pixel),
+        }
+    }
+}
+
+/// Wall columns held back, to be drawn together a few dozen at a time
+/// rather than each as the walk reaches it.
+///
+/// Why: between two columns' pixels the walk runs the seg's column loop
+/// (depths, texture columns, clip windows, planes), kilobytes of code that
+/// on the N64 do not fit in the 16 KiB direct-mapped instruction cache
+/// with the pixel loops; alternating column by column, each evicted the
+/// other. Held back, the pixel loops run [`BATCH_COLUMNS`] columns in a
+/// row (cen64, the view tour: medians 0.88-0.93 of before). The pixels are
+/// the same: the walk's wall runs are disjoint (the planes, the sky and
+/// the see-through textures are drawn only where no wall run is), so
+/// their order does not matter, as long as the batch is flushed before
+/// anything is drawn over the walls. (Drawing a batch by blocks of rows
+/// across its columns, for the data cache, measured no better.)
+///
+/// A frontend asks for it ([`crate::render::Frame::with_batched_walls`]):
+/// holding a column back costs instructions (on the desktop, whose caches
+/// are large and set-associative, 3-4% more a frame on Freedoom's maps),
+/// so the walk that does not batch is compiled without it.
+pub(crate) struct WallBatch<'t, P> {
+    /// The first `held` are held. (An array, not a `heapless::Vec`: no
+    /// drop glue.)
+    columns: [WallColumn<'t, P>; BATCH_COLUMNS],
+    held: usize,
+}
+
+/// Wall columns a batch holds (about 2.5 KiB of jobs on the N64: four
+/// times as many measured no better, 256 worse).
+const BATCH_COLUMNS: usize = 64;
+
+impl<'t, P: Copy + Default> WallBatch<'t, P> {
+    /// None held.
+    pub(crate) fn new() -> Self {
+        WallBatch {
+            columns: [WallColumn::solid((0, 0, 0), P::default()); BATCH_COLUMNS],
+            held: 0,
+        }
+    }
+
+    /// Holds `column`, drawing those held first if the batch is full.
+    #[inline]
+    pub(crate) fn push(&mut self, pixels: &mut [P], stride: usize, column: WallColumn<'t, P>) {
+        if self.held == BATCH_COLUMNS {
+            self.flush(pixels, stride);
+        }
+        if let Some(slot) = self.columns.get_mut(self.held) {
+            *slot = column;
+            self.held += 1;
+        }
+    }
+
+    /// Draws every column held.
+    #[inline(never)]
+    pub(crate) fn flush(&mut self, pixels: &mut [P], stride: usize) {
+        for c in self.columns.iter().take(self.held) {
+            c.draw_rows(pixels, stride, (c.y0, c.y1));
+        }
+        self.held = 0;
+    }
+}
+
 /// [`fill_wall`] for a prepared texture (`N` rows, a power of two; its
 /// column `c` is `columns[c & mask]`): its height wraps by a mask, so
 /// the column loop takes the texel row and step below the height (as

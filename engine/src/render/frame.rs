@@ -40,6 +40,7 @@ pub struct Frame<'a, P> {
     height: usize,
     stride: usize,
     wide: bool,
+    batched_walls: bool,
 }
 
 /// The cache line [`Frame::spread_stride`] plans for: 64 bytes, as on
@@ -101,7 +102,23 @@ impl<'a, P: Pixel> Frame<'a, P> {
             height,
             stride,
             wide: false,
+            batched_walls: false,
         })
+    }
+
+    /// The frame with wall columns held back and drawn a few dozen at a
+    /// time, away from the walk's seg loop: for a machine whose
+    /// instruction cache cannot hold both the seg loop and the pixel loops
+    /// (the N64's, 16 KiB and direct-mapped: a tenth of a frame). The same
+    /// pixels; a few more instructions.
+    pub fn with_batched_walls(mut self) -> Self {
+        self.batched_walls = true;
+        self
+    }
+
+    /// Whether [`Frame::with_batched_walls`] was asked for.
+    pub fn has_batched_walls(&self) -> bool {
+        self.batched_walls
     }
 
     /// The frame with pixels twice as wide as they are tall: the renderer

@@ -91,7 +91,7 @@ impl Video {
         // SAFETY: as in `back_frame`.
         let pixels = unsafe { &mut *buffer_pointer(back) };
         match Frame::new(pixels, WIDTH, rows.clamp(1, HEIGHT), STRIDE) {
-            Some(frame) => frame,
+            Some(frame) => frame.with_batched_walls(),
             None => unreachable!("at most 320x240 is a valid frame"),
         }
     }
@@ -106,7 +106,7 @@ impl Video {
         // valid pair), and the buffer is 64-byte aligned.
         let pairs = unsafe { &mut *pair_pointer(back) };
         match Frame::new(pairs, WIDTH / 2, rows.clamp(1, HEIGHT), STRIDE / 2) {
-            Some(frame) => frame.with_wide_pixels(),
+            Some(frame) => frame.with_wide_pixels().with_batched_walls(),
             None => unreachable!("at most 160x240 is a valid frame"),
         }
     }
