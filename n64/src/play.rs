@@ -37,8 +37,6 @@ enum Driver {
 /// One level being played.
 struct Session {
     index: usize,
-    /// The level's light tables, for both kinds of pixel.
-    shades: ViewShades,
     game: Game<'static>,
     clock: TickClock,
     driver: Driver,
@@ -62,7 +60,6 @@ impl Session {
         ));
         Session {
             index,
-            shades: ViewShades::for_level(&level),
             game: Game::new(level),
             clock: TickClock::new(cp0::count()),
             driver,
@@ -165,6 +162,10 @@ impl Readout {
 /// Plays forever, starting on the default level.
 pub fn run(mut hardware: Hardware) -> ! {
     let mut session = Session::start(0, Driver::Controller, &mut hardware);
+    // The level's light tables (48 KiB), kept apart from the session and
+    // rebuilt in place: a session replaced holds the old and the new one
+    // at once for a moment, on the stack.
+    let mut shades = ViewShades::for_level(session.game.level());
     let mut buttons = Buttons::new();
     let mut stats = FrameStats::default();
     let mut readout = Readout::new();
@@ -203,6 +204,7 @@ pub fn run(mut hardware: Hardware) -> ! {
         }
         if let Some((index, driver)) = switch_to {
             session = Session::start(index, driver, &mut hardware);
+            shades.rebuild(session.game.level());
             stats = FrameStats::default();
             readout.update(&session, mode, None);
         }
@@ -222,13 +224,7 @@ pub fn run(mut hardware: Hardware) -> ! {
 
         let render_start = cp0::count();
         let camera = session.game.camera();
-        view::render(
-            &mut hardware.video,
-            mode,
-            &session.game,
-            &camera,
-            &session.shades,
-        );
+        view::render(&mut hardware.video, mode, &session.game, &camera, &shades);
         let render_ticks = cp0::count().wrapping_sub(render_start);
         view::readout(
             &mut hardware.video,

@@ -25,6 +25,12 @@ impl ViewShades {
             pairs: Shades::for_map(level.map()),
         }
     }
+
+    /// Makes these `level`'s, one table at a time.
+    pub fn rebuild(&mut self, level: &Level<'_>) {
+        self.full = Shades::for_map(level.map());
+        self.pairs = Shades::for_map(level.map());
+    }
 }
 
 /// Renders `game` seen from `camera` into the back buffer's view.

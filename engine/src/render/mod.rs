@@ -521,7 +521,10 @@ fn bsp_frame<'a, P: Pixel>(
 
 /// The BSP walk's part of [`bsp_walk`]: walls, the sky and the planes'
 /// runs recorded, with wall columns held back in batches if `HOLD` (see
-/// [`Frame::with_batched_walls`]).
+/// [`Frame::with_batched_walls`]). Not inlined: the two are never live
+/// together, and inlined both into one frame they would need the stack
+/// of both.
+#[inline(never)]
 fn record_walk<'a, P: Pixel, const HOLD: bool>(
     painter: &mut Painter<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
