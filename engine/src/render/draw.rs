@@ -676,10 +676,14 @@ pub(crate) fn flat_span<P: Copy>(
     let skip = (odd as u64).wrapping_neg();
     p = p.wrapping_add(step & skip);
     let step2 = step.wrapping_mul(2);
+    let spot = |p: u64| ((p >> 20) & (63 << 6) | p >> 58) as usize & 4095;
     for pair in row.get_mut(odd..).unwrap_or_default().chunks_exact_mut(2) {
+        // Each stage for both pixels before the next (see `pow2_column`).
+        let t = [flat[spot(p)], flat[spot(p.wrapping_add(step))]];
+        let px = t.map(|t| shade[t as usize]);
         if let [a, b] = pair {
-            *a = texel(p);
-            *b = texel(p.wrapping_add(step));
+            *a = px[0];
+            *b = px[1];
         }
         p = p.wrapping_add(step2);
     }
