@@ -14,7 +14,8 @@
 //! * [`exception`]: the CPU exception vectors and their report;
 //! * `sampler` (with the `tour` feature): a sampling profiler on the CPU's
 //!   timer interrupt;
-//! * [`memory`]: the memory map's figures and the stack's high-water mark.
+//! * [`memory`]: the memory map's figures and the stack's high-water mark;
+//! * `mem`: `memcpy` and `memset` for this CPU.
 //!
 //! Everything outside this module is `#![deny(unsafe_code)]` and reaches
 //! the hardware only through the safe types here, which are handed out
@@ -26,6 +27,7 @@ pub mod cp0;
 pub mod exception;
 pub mod isviewer;
 pub mod joypad;
+mod mem;
 pub mod memory;
 pub mod pi;
 pub mod rsp;
