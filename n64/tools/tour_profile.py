@@ -12,7 +12,8 @@ instructions: samples times the interval, halved. The same ROM renders the
 same frames in both, so the two together give each function's cycles per
 instruction (CPU cycles are twice the Count ticks).
 
-Code shared by two functions' 32 bytes is split between them by bytes.
+Code shared by two functions' 32 bytes is split between them by bytes
+(the padding between them pro rata).
 The function that waits for vertical blank is left out of the shares and
 shown apart: its samples are waiting, not work.
 
@@ -122,20 +123,24 @@ def read_log(path):
 
 
 def by_function(syms, starts, buckets):
-    """{mangled name or None: samples}, buckets split by bytes."""
+    """{mangled name or None: samples}, a bucket split between the
+    functions in it by their bytes (the padding between two functions is
+    neither's: its share goes to them pro rata)."""
     out = {}
     for address, samples in buckets.items():
         end = address + BUCKET
         i = max(bisect.bisect_right(starts, address) - 1, 0)
-        covered = 0
+        parts = []
         while i < len(syms) and syms[i][0] < end:
             lo, hi = max(syms[i][0], address), min(syms[i][1], end)
             if hi > lo:
-                out[syms[i][2]] = out.get(syms[i][2], 0.0) + samples * (hi - lo) / BUCKET
-                covered += hi - lo
+                parts.append((syms[i][2], hi - lo))
             i += 1
-        if covered < BUCKET:
-            out[None] = out.get(None, 0.0) + samples * (BUCKET - covered) / BUCKET
+        covered = sum(n for _, n in parts)
+        if not covered:
+            out[None] = out.get(None, 0.0) + samples
+        for name, n in parts:
+            out[name] = out.get(name, 0.0) + samples * n / covered
     return out
 
 
