@@ -962,7 +962,9 @@ pub struct WallMap {
     pub things: Vec<ThingRecord>,
     /// The textures sides, sectors and things refer to.
     pub textures: PackedTextures,
-    /// A BSP to keep (a DOOM map's own), walls numbered as in `walls`.
+    /// A BSP to keep (a DOOM map's own), walls numbered as in `walls`;
+    /// without one (or if the engine refuses it) our node builder makes
+    /// one.
     pub bsp: Option<BspRecords>,
 }
 
@@ -1036,8 +1038,45 @@ pub fn build_walls(
         textures: Some(&map.textures),
         bsp: map.bsp.as_ref(),
     };
-    let compiled = emit_keeping_bsp(parts, &mut warnings)?;
+    // The map's own BSP; else (a UDMF map, ZDoom's nodes, a BSP that did
+    // not convert or that the engine refuses) our node builder's: the
+    // renderer's BSP walk is the faster, and a map without a BSP is drawn
+    // by the column walk.
+    let compiled = match map.bsp {
+        Some(_) => match emit(parts) {
+            Ok(compiled) => compiled,
+            Err(e) => {
+                warnings.push(err(
+                    Site::Map,
+                    format!(
+                        "the map's BSP is not kept: {}; built another",
+                        e.message.trim_start_matches("internal: ")
+                    ),
+                ));
+                emit_with_own_bsp(parts, &mut warnings)?
+            }
+        },
+        None => emit_with_own_bsp(parts, &mut warnings)?,
+    };
     Ok((compiled, warnings))
+}
+
+/// [`emit_keeping_bsp`] with the BSP our node builder makes of `parts`'
+/// walls (none, with a warning, if it cannot make one).
+fn emit_with_own_bsp(
+    parts: Parts<'_>,
+    warnings: &mut Vec<BuildWarning>,
+) -> Result<Compiled, BuildError> {
+    let own = crate::nodes::build(parts.vertices, parts.walls)
+        .map_err(|why| warnings.push(err(Site::Map, format!("the map has no BSP: {why}"))))
+        .ok();
+    emit_keeping_bsp(
+        Parts {
+            bsp: own.as_ref(),
+            ..parts
+        },
+        warnings,
+    )
 }
 
 /// The value checks of [`build_walls`]: everything the engine's loader

@@ -632,6 +632,14 @@ fn e1m1_as_udmf_compiles_to_the_same_map() {
     }
     // Only the title (the file's name, not the map's) differs.
     assert_eq!(a.map().thing_count(), b.map().thing_count());
+    // UDMF has no nodes: our node builder gives it a BSP (the binary
+    // map keeps its own), so both are drawn by the BSP walk.
+    assert!(b.map().bsp().is_some(), "the binary map's own BSP");
+    let own = a
+        .map()
+        .bsp()
+        .expect("a UDMF map gets our node builder's BSP");
+    assert!(own.node_count() > 0 && own.subsector_count() > 1);
 
     // And through the binary: with the IWAD, the same textures; without,
     // placeholders and one warning about it.

@@ -402,7 +402,12 @@ pub fn import(
     // The node builder's BSP, if it can be kept.
     let bsp = level.bsp.as_ref().and_then(|b| {
         bsp::convert(b, &level.vertices, level.linedefs.len(), &walls, &vertices)
-            .map_err(|why| w.add("BSP not kept", format!("the map's BSP is not kept: {why}")))
+            .map_err(|why| {
+                w.add(
+                    "BSP not kept",
+                    format!("the map's BSP is not kept: {why}; our node builder makes one"),
+                )
+            })
             .ok()
     });
     let wall_map = WallMap {

@@ -419,15 +419,17 @@ fn compiled_bsp(out: &Imported) -> Option<(usize, usize, usize)> {
 }
 
 /// Compiles `lv` and checks that its BSP was dropped with one warning
-/// saying `why`.
-fn bsp_dropped(lv: &Lv, why: &str) {
+/// saying `why`, and replaced by our node builder's (for the one room:
+/// no node, its four lines in one subsector).
+fn bsp_replaced(lv: &Lv, why: &str) {
     let out = run(lv);
-    assert_eq!(compiled_bsp(&out), None);
+    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, why), 1, "{:?}", out.warnings);
+    assert_eq!(count(&out.warnings, "BSP"), 1, "{:?}", out.warnings);
 }
 
 #[test]
-fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
+fn the_node_builders_bsp_is_kept_or_replaced_with_a_warning() {
     let out = run(&room_with_bsp());
     assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, "BSP"), 0, "{:?}", out.warnings);
@@ -436,7 +438,7 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
     let mut lv = room_with_bsp();
     let far = lv.v(100.0, 100.0);
     lv.0.bsp.as_mut().unwrap().segs[2].v1 = far;
-    bsp_dropped(&lv, "does not lie on linedef 2");
+    bsp_replaced(&lv, "does not lie on linedef 2");
 
     // A linedef dropped (zero length): the segs' numbers no longer name
     // the right walls.
@@ -451,10 +453,10 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
             ..Default::default()
         },
     );
-    bsp_dropped(&lv, "linedefs were dropped");
+    bsp_replaced(&lv, "linedefs were dropped");
 
     // A tree the engine refuses (a node that is its own child): the map
-    // compiles without it.
+    // compiles with our node builder's instead.
     let mut lv = room_with_bsp();
     lv.0.bsp
         .as_mut()
@@ -468,7 +470,14 @@ fn the_node_builders_bsp_is_kept_or_dropped_with_a_warning() {
             bbox: [[256, 0, 0, 256]; 2],
             child: [0, 0x8000],
         });
-    bsp_dropped(&lv, "BSP is not kept");
+    bsp_replaced(&lv, "BSP is not kept");
+
+    // No BSP at all (as UDMF maps come): our node builder's, silently.
+    let mut lv = room_with_bsp();
+    lv.0.bsp = None;
+    let out = run(&lv);
+    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
+    assert_eq!(count(&out.warnings, "BSP"), 0, "{:?}", out.warnings);
 }
 
 #[test]
