@@ -248,7 +248,9 @@ pub fn parse(lumps: &MapLumps<'_>) -> Result<DoomLevel, ParseError> {
     level.things = if hexen {
         records(things, size::HEXEN_THING, "THINGS", w)
             .map(|r| {
-                let flags = u16_at(r, 16);
+                // tid 0, x 2, y 4, z 6, angle 8, type 10, flags 12, then
+                // the special and its five arguments.
+                let flags = u16_at(r, 12);
                 Thing {
                     x: i16_at(r, 2) as f64,
                     y: i16_at(r, 4) as f64,
@@ -549,9 +551,18 @@ mod tests {
         l.extend_from_slice(&[12, 7, 16, 150, 0, 0]);
         l.extend_from_slice(&0u16.to_le_bytes());
         l.extend_from_slice(&NO_SIDE.to_le_bytes());
-        let mut t = vec![0u8; 20];
-        t[10..12].copy_from_slice(&1u16.to_le_bytes());
-        t[16..18].copy_from_slice(&(256u16 | 7).to_le_bytes());
+        // Two things: a player start in single-player games at every
+        // skill, and an imp (3001) in multiplayer games only, skills 4 and
+        // 5, each with a special and arguments after its flags.
+        let mut t = vec![0u8; 40];
+        let thing = |t: &mut [u8], kind: u16, flags: u16| {
+            t[2..4].copy_from_slice(&64i16.to_le_bytes());
+            t[10..12].copy_from_slice(&kind.to_le_bytes());
+            t[12..14].copy_from_slice(&flags.to_le_bytes());
+            t[14..20].copy_from_slice(&[80, 1, 2, 3, 4, 5]);
+        };
+        thing(&mut t[..20], 1, 256 | 7);
+        thing(&mut t[20..], 3001, 512 | 1024 | 4);
         let mut m = lumps(&v, &l, &s, &sec, &t);
         m.behavior = Some(b"ACS\0\x08\0\0\0\0\0\0\0\0\0\0\0");
         let level = parse(&m).unwrap();
@@ -561,7 +572,13 @@ mod tests {
         assert_eq!((line.flags, line.special, line.tag), (1, 12, 7));
         assert_eq!(line.args, [7, 16, 150, 0, 0]);
         assert_eq!(line.back, None);
-        assert!(level.things[0].single);
+        assert_eq!(level.things.len(), 2);
+        let (start, imp) = (&level.things[0], &level.things[1]);
+        assert_eq!(
+            (start.kind, start.x, start.skills, start.single),
+            (1, 64.0, 0b11111, true)
+        );
+        assert_eq!((imp.kind, imp.skills, imp.single), (3001, 0b11000, false));
         assert!(
             level.features.is_empty(),
             "an empty BEHAVIOR has no scripts"
