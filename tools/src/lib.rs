@@ -58,6 +58,77 @@ pub fn load_map_file(path: &Path) -> Result<Vec<u8>, String> {
     load_map(path).map(|o| o.bytes)
 }
 
+/// What a map input is: decided by its content, with its name's extension
+/// saying what it was meant to be.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum InputKind {
+    /// An IWAD or a PWAD.
+    Wad,
+    /// A compiled map ([`engine::format::MAGIC`]).
+    Compiled,
+    /// UDMF text (a `TEXTMAP`).
+    Udmf,
+    /// Our text format.
+    Text,
+}
+
+/// What `bytes`, from the file `name`, are. A file named for one kind
+/// (`.wad`, `.spmp`) whose content is not of that kind is an error that
+/// says what it is not, and why: an empty `.wad` is not compiled as an
+/// empty text map. Content that is no kind at all (not UTF-8 either) is an
+/// error too.
+pub fn input_kind(name: &str, bytes: &[u8]) -> Result<InputKind, String> {
+    if bytes.starts_with(b"IWAD") || bytes.starts_with(b"PWAD") {
+        return Ok(InputKind::Wad);
+    }
+    if bytes.starts_with(&engine::format::MAGIC) {
+        return Ok(InputKind::Compiled);
+    }
+    let ext = std::path::Path::new(name)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    let content = || match bytes.len() {
+        0 => "the file is empty".to_string(),
+        n => {
+            let head: Vec<String> = bytes[..n.min(4)]
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            format!("it starts with bytes {}", head.join(" "))
+        }
+    };
+    match ext.as_deref() {
+        Some("wad") => {
+            return Err(format!(
+                "error: `{name}` is not a WAD: {}, not `IWAD` or `PWAD`",
+                content()
+            ))
+        }
+        Some("spmp") => {
+            return Err(format!(
+                "error: `{name}` is not a compiled map: {}, not `SPMP`",
+                content()
+            ))
+        }
+        Some("udmf" | "textmap") => return Ok(InputKind::Udmf),
+        _ => {}
+    }
+    if import::looks_like_udmf(bytes) {
+        return Ok(InputKind::Udmf);
+    }
+    match std::str::from_utf8(bytes) {
+        Ok(_) => Ok(InputKind::Text),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+            Err(format!(
+                "error: `{name}` is neither a WAD, a compiled map nor UTF-8 text: invalid \
+                 UTF-8 on line {line} (byte {at})"
+            ))
+        }
+    }
+}
+
 /// [`load_map_file`], keeping the figures and the warnings.
 pub fn load_map(path: &Path) -> Result<Output, String> {
     let bytes = std::fs::read(path)
@@ -85,7 +156,8 @@ pub fn load_map_bytes(
         build: opts,
         ..import::ImportOptions::default()
     };
-    if bytes.starts_with(b"IWAD") || bytes.starts_with(b"PWAD") {
+    let kind = input_kind(name, &bytes)?;
+    if kind == InputKind::Wad {
         let source =
             import::WadSource::new(&bytes, None).map_err(|e| format!("error: `{name}`: {e}"))?;
         let maps = source.maps();
@@ -105,15 +177,10 @@ pub fn load_map_bytes(
         }
         return Ok(out);
     }
-    if !bytes.starts_with(&engine::format::MAGIC) && import::looks_like_udmf(&bytes) {
-        let i = import::compile_udmf(&bytes, name, None, &import_opts)?;
-        return Ok(Output {
-            bytes: i.compiled.bytes,
-            stats: i.compiled.stats,
-            warnings: i.warnings,
-        });
+    if kind == InputKind::Udmf {
+        return compile_udmf_map(&bytes, name, None, &import_opts);
     }
-    if bytes.starts_with(&engine::format::MAGIC) {
+    if kind == InputKind::Compiled {
         let stats = inspect::stats(&bytes)
             .map_err(|e| format!("error: `{name}` is not a valid compiled map: {e}"))?;
         return Ok(Output {
@@ -122,18 +189,25 @@ pub fn load_map_bytes(
             warnings: Vec::new(),
         });
     }
-    let text = match std::str::from_utf8(&bytes) {
-        Ok(t) => t,
-        Err(e) => {
-            let at = e.valid_up_to();
-            let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-            return Err(format!(
-                "error: `{name}` is neither a compiled map nor UTF-8 text: invalid UTF-8 on \
-                 line {line} (byte {at})"
-            ));
-        }
-    };
-    text::compile_source_with(text, name, opts).map_err(|d| d.to_string())
+    // Text: input_kind checked that it is UTF-8.
+    let text = String::from_utf8_lossy(&bytes);
+    text::compile_source_with(&text, name, opts).map_err(|d| d.to_string())
+}
+
+/// Compiles a standalone UDMF map (`name` in messages) with the textures
+/// of `iwad` if given (else placeholders, with one warning).
+pub fn compile_udmf_map(
+    bytes: &[u8],
+    name: &str,
+    iwad: Option<&[u8]>,
+    opts: &import::ImportOptions,
+) -> Result<Output, String> {
+    let i = import::compile_udmf(bytes, name, iwad, opts)?;
+    Ok(Output {
+        bytes: i.compiled.bytes,
+        stats: i.compiled.stats,
+        warnings: i.warnings,
+    })
 }
 
 /// Compiles map `map` (`E1M1`, `MAP01`, any marker name; case does not

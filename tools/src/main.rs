@@ -252,7 +252,7 @@ fn compile(args: &[OsString]) -> Result<(), Failure> {
         return Err(Failure::Usage("no output given: use `-o OUT`".into()));
     };
     let bytes = read_file(&input, "map")?;
-    match input_kind(&input, &bytes) {
+    match input_kind(&input, &bytes)? {
         Kind::Wad => compile_wad(&a, &input, &bytes, &output),
         Kind::Udmf => {
             no_wad_flags(&a, &input, true)?;
@@ -282,19 +282,15 @@ enum Kind {
     Other,
 }
 
-fn input_kind(path: &Path, bytes: &[u8]) -> Kind {
-    if bytes.starts_with(b"IWAD") || bytes.starts_with(b"PWAD") {
-        return Kind::Wad;
-    }
-    let ext = path
-        .extension()
-        .map(|e| e.to_string_lossy().to_ascii_lowercase());
-    if matches!(ext.as_deref(), Some("udmf" | "textmap"))
-        || (!bytes.starts_with(&engine::format::MAGIC) && tools::import::looks_like_udmf(bytes))
-    {
-        return Kind::Udmf;
-    }
-    Kind::Other
+/// What the input is ([`tools::input_kind`]); a file named for one kind
+/// but holding another is a map error, before any flag is looked at.
+fn input_kind(path: &Path, bytes: &[u8]) -> Result<Kind, Failure> {
+    let kind = tools::input_kind(&path.display().to_string(), bytes).map_err(Failure::Map)?;
+    Ok(match kind {
+        tools::InputKind::Wad => Kind::Wad,
+        tools::InputKind::Udmf => Kind::Udmf,
+        tools::InputKind::Compiled | tools::InputKind::Text => Kind::Other,
+    })
 }
 
 /// Refuses the WAD flags for an input that is not a WAD (`--iwad` is
@@ -524,7 +520,7 @@ fn info(args: &[OsString]) -> Result<(), Failure> {
     }
     let path = single_input(&a, "map")?;
     let bytes = read_file(&path, "map")?;
-    match input_kind(&path, &bytes) {
+    match input_kind(&path, &bytes)? {
         Kind::Wad => return info_wad(&a, &path, &bytes),
         Kind::Udmf => {
             no_wad_flags(&a, &path, true)?;
@@ -739,7 +735,7 @@ fn dump(args: &[OsString]) -> Result<(), Failure> {
     let _ = a.json;
     let path = single_input(&a, "map")?;
     let bytes = read_file(&path, "map")?;
-    let compiled = match input_kind(&path, &bytes) {
+    let compiled = match input_kind(&path, &bytes)? {
         Kind::Wad => {
             if a.all {
                 return Err(Failure::Usage(

@@ -83,7 +83,7 @@ fn cases() -> Vec<Case> {
         bin(
             "wrong magic",
             with(|b| b[0..4].copy_from_slice(b"SPMQ")),
-            "neither a compiled map nor",
+            "is not a compiled map",
         ),
         bin("a newer version", with(|b| put_u16(b, 4, 99)), "version 99"),
         bin("section count 0", with(|b| put_u16(b, 6, 0)), "missing"),

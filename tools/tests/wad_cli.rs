@@ -340,6 +340,58 @@ fn damaged_wads_give_errors_not_crashes() {
     );
 }
 
+/// A file named for a WAD that is none is reported as not a WAD, and why:
+/// an empty one is not compiled as an empty text map, and with `--iwad`
+/// the error is about the file, not a usage error about the flag. The same
+/// for a `.spmp` that is no compiled map, and for content that is nothing.
+#[test]
+fn files_that_are_not_what_their_names_say() {
+    let dir = scratch("wadcli", "misnamed");
+    let out = dir.join("x.spmp");
+    let iwad = dir.join("iwad.wad");
+    fs::write(&iwad, two_map_wad()).unwrap();
+    let cases: [(&str, &[u8], &[&str]); 5] = [
+        ("empty.wad", b"", &["is not a WAD", "the file is empty"]),
+        (
+            "magic.wad",
+            b"WAD2\0\0\0\0",
+            &["is not a WAD", "57 41 44 32", "IWAD"],
+        ),
+        ("short.wad", b"PW", &["is not a WAD", "50 57"]),
+        (
+            "bad.spmp",
+            b"SPMQ\0\0",
+            &["is not a compiled map", "53 50 4d 51"],
+        ),
+        (
+            "blob.bin",
+            b"\xff\xfe\x00\x01",
+            &["neither a WAD, a compiled map nor UTF-8 text"],
+        ),
+    ];
+    for (name, bytes, want) in cases {
+        let path = dir.join(name);
+        fs::write(&path, bytes).unwrap();
+        for extra in [&[][..], &["--iwad", iwad.to_str().unwrap()][..]] {
+            let mut args = vec![
+                "compile",
+                path.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ];
+            args.extend_from_slice(extra);
+            let r = tools(&args);
+            let err = text(&r.stderr);
+            assert_eq!(r.status.code(), Some(1), "{name} {extra:?}: {err}");
+            for w in want {
+                assert!(err.contains(w), "{name} {extra:?}: {err}");
+            }
+        }
+        let e = tools::load_map_file(&path).unwrap_err();
+        assert!(e.contains(want[0]), "{name}: {e}");
+    }
+}
+
 /// The library call frontends use for `--warp`.
 #[test]
 fn compile_wad_map_for_frontends() {
