@@ -97,7 +97,8 @@ pub fn load(
     };
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| unreadable(path, &e))?;
-    if is_wad(&bytes) {
+    let kind = tools::input_kind(&shown, &bytes)?;
+    if kind == tools::InputKind::Wad {
         return load_wad(path, bytes, warp, iwad, progress);
     }
     if let Some(w) = warp {
@@ -106,16 +107,25 @@ pub fn load(
              WAD\nnote: leave out --warp to play it"
         ));
     }
-    if iwad.is_some() {
-        return Err(format!(
-            "error: --iwad gives textures to the maps of a WAD, but `{shown}` is a single map, \
-             not a WAD\nnote: leave out --iwad to play it"
-        ));
-    }
     let name = shown.clone();
-    let out = compile_with_progress(&shown, progress, move || {
-        tools::load_map_bytes(bytes, &name, tools::build::BuildOptions::default())
-    })?;
+    let out = if kind == tools::InputKind::Udmf {
+        // A standalone UDMF map takes its textures from --iwad, as
+        // `tools compile` does.
+        compile_with_progress(&shown, progress, move || {
+            let opts = tools::import::ImportOptions::default();
+            tools::compile_udmf_map(&bytes, &name, iwad.as_deref(), &opts)
+        })?
+    } else {
+        if iwad.is_some() {
+            return Err(format!(
+                "error: --iwad gives textures to the maps of a WAD or a UDMF map, but `{shown}` \
+                 is neither\nnote: leave out --iwad to play it"
+            ));
+        }
+        compile_with_progress(&shown, progress, move || {
+            tools::load_map_bytes(bytes, &name, tools::build::BuildOptions::default())
+        })?
+    };
     let map = MapFile {
         bytes: out.bytes,
         title: stem(path),
@@ -312,6 +322,47 @@ mod tests {
         let mut sink = Vec::new();
         let e = load(None, Some("E1M1"), None, &mut sink).unwrap_err();
         assert!(e.contains("--map doom.wad --warp E1M1"), "{e}");
+    }
+
+    /// A standalone UDMF map takes its textures from `--iwad`, as `tools
+    /// compile` does; a text map refuses it.
+    #[test]
+    fn a_udmf_map_takes_its_textures_from_the_iwad() {
+        let iwad = Path::new("/usr/share/games/doom/freedoom2.wad");
+        let dir = std::env::temp_dir().join(format!("desktop-udmf-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let room = dir.join("room.udmf");
+        let mut text = String::from("namespace = \"doom\";\n");
+        for (x, y) in [(0, 0), (0, 256), (256, 256), (256, 0)] {
+            text.push_str(&format!("vertex {{ x = {x}; y = {y}; }}\n"));
+        }
+        for i in 0..4 {
+            text.push_str(&format!(
+                "linedef {{ v1 = {i}; v2 = {}; sidefront = 0; blocking = true; }}\n",
+                (i + 1) % 4
+            ));
+        }
+        text.push_str("sidedef { sector = 0; texturemiddle = \"ASHWALL2\"; }\n");
+        text.push_str(
+            "sector { heightfloor = 0; heightceiling = 128; texturefloor = \"FLAT1\"; \
+             textureceiling = \"FLAT1\"; lightlevel = 160; }\n",
+        );
+        text.push_str(
+            "thing { x = 128; y = 128; angle = 90; type = 1; skill3 = true; single = true; }\n",
+        );
+        std::fs::write(&room, text).unwrap();
+        let placeholders = |w: &[String]| w.iter().any(|w| w.contains("placeholder"));
+        let (_, warnings) = load(Some(&room), None, None, &mut Vec::new()).unwrap();
+        assert!(placeholders(&warnings), "{warnings:?}");
+        let (map, warnings) = load(Some(&room), None, Some(iwad), &mut Vec::new()).unwrap();
+        assert!(!placeholders(&warnings), "{warnings:?}");
+        let view = engine::format::MapView::new_checked(&map.bytes).unwrap();
+        assert!(view.texture_count() >= 2, "the wall's and the flat's");
+        let text_map = dir.join("room.map");
+        std::fs::write(&text_map, DEFAULT_MAP_SOURCE).unwrap();
+        let e = load(Some(&text_map), None, Some(iwad), &mut Vec::new()).unwrap_err();
+        assert!(e.contains("leave out --iwad"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]

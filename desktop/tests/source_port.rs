@@ -416,7 +416,7 @@ fn a_map_in_a_wad_plays_with_warp() {
     assert!(fs::read_to_string(&rec)
         .unwrap()
         .contains(&format!("# map: {} --warp MAP02\n", wad.display())));
-    // --iwad must be a WAD, and is for WADs' maps.
+    // --iwad must be a WAD, and is for WADs' maps and UDMF maps.
     let err = fail(&["--headless", "--iwad", s(&walk), "--map", s(&wad)]);
     assert!(err.contains("is not a WAD"), "{err}");
     let err = fail(&[
@@ -426,5 +426,8 @@ fn a_map_in_a_wad_plays_with_warp() {
         "--map",
         s(&data("two_rooms.map")),
     ]);
-    assert!(err.contains("is a single map, not a WAD"), "{err}");
+    assert!(
+        err.contains("the maps of a WAD or a UDMF map") && err.contains("is neither"),
+        "{err}"
+    );
 }
