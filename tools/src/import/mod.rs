@@ -658,8 +658,14 @@ fn convert_things(
     }
     let mut things: Vec<ThingRecord> = Vec::new();
     let mut start: Option<ThingRecord> = None;
+    // A player 1 start left out for its coordinates, for the error if no
+    // other is kept.
+    let mut far_start: Option<usize> = None;
     for (i, t) in level.things.iter().enumerate() {
         let (Some(x), Some(y)) = (to_fx(t.x), to_fx(t.y)) else {
+            if t.kind == 1 {
+                far_start = Some(i);
+            }
             w.add(
                 "broken things",
                 format!(
@@ -721,8 +727,17 @@ fn convert_things(
         });
     }
     let Some(start) = start else {
+        let why = match far_start {
+            Some(i) => format!(
+                ": thing {i}, at ({}, {}), is one, outside the engine's ±{} range",
+                level.things[i].x,
+                level.things[i].y,
+                engine::config::MAX_COORDINATE
+            ),
+            None => String::new(),
+        };
         return Err(format!(
-            "error: {}: the map has no player 1 start (thing type 1)",
+            "error: {}: the map has no player 1 start (thing type 1){why}",
             w.map
         ));
     };

@@ -492,6 +492,37 @@ fn hopeless_levels_are_errors_not_panics() {
     let e = run_err(&lv);
     assert!(e.contains("no player 1 start"), "{e}");
     assert!(e.starts_with("error: TEST: "), "{e}");
+    // A start that is there but out of range: the error says so.
+    lv.thing(70000.0, 32.0, 1, 0b11111, true);
+    let e = run_err(&lv);
+    assert!(
+        e.contains("no player 1 start") && e.contains("thing 0, at (70000, 32)"),
+        "{e}"
+    );
+    assert!(e.contains("outside the engine's ±32767 range"), "{e}");
+}
+
+#[test]
+fn things_outside_the_engines_range_are_left_out_with_a_warning() {
+    let mut lv = Lv::new();
+    let s = lv.sector(0.0, 128.0, 0);
+    lv.rect(0.0, 0.0, 256.0, 256.0, s);
+    lv.thing(128.0, 128.0, 1, 0b11111, true);
+    lv.thing(-40000.0, 128.0, 2001, 0b11111, true);
+    lv.thing(128.0, f64::NAN, 2001, 0b11111, true);
+    let out = run(&lv);
+    assert_eq!(
+        count(&out.warnings, "outside the engine's"),
+        2,
+        "{:?}",
+        out.warnings
+    );
+    assert_eq!(
+        count(&out.warnings, "thing 1 (type 2001)"),
+        1,
+        "{:?}",
+        out.warnings
+    );
 }
 
 fn run_err(lv: &Lv) -> String {
