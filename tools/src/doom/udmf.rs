@@ -31,9 +31,11 @@
 //! read as `blocking`); sidedef `offsetx offsety texturetop
 //! texturebottom texturemiddle sector`; sector `heightfloor heightceiling
 //! texturefloor textureceiling lightlevel special id`; thing `x y angle
-//! type skill1..skill5 single`. The presence of slope fields (`floorplane_*`,
-//! `ceilingplane_*`, vertex `zfloor`/`zceiling`) and portal fields is
-//! recorded as an unsupported [`Feature`].
+//! type skill1..skill5 single`. Slopes (a leaning `floorplane_*` or
+//! `ceilingplane_*`, vertex `zfloor`/`zceiling`) and portals (Eternity's
+//! `portalceiling`, `portalfloor` and linedef `portal`) are recorded as
+//! unsupported [`Feature`]s when a map uses them: fields at their default
+//! (what editors such as SLADE write on every sector) are not a use.
 
 use std::fmt;
 
@@ -90,6 +92,18 @@ enum Value {
 }
 
 impl Value {
+    /// Whether the value says something is there: not `false`, 0 or an
+    /// empty string (what editors write for a field left at its default).
+    fn is_set(&self) -> bool {
+        match self {
+            Value::Int(i) => *i != 0,
+            Value::Float(f) => *f != 0.0,
+            Value::Str(s) => !s.is_empty(),
+            Value::Bool(b) => *b,
+            Value::Keyword(_) => true,
+        }
+    }
+
     fn describe(&self) -> String {
         match self {
             Value::Int(_) => "an integer".into(),
@@ -375,8 +389,10 @@ impl Block {
             .map(|(_, v, p)| (v, *p))
     }
 
-    fn has_prefix(&self, prefix: &str) -> bool {
-        self.fields.iter().any(|(k, _, _)| k.starts_with(prefix))
+    /// Whether `key` is there with a value that is set (see
+    /// [`Value::is_set`]).
+    fn is_set(&self, key: &str) -> bool {
+        self.get(key).is_some_and(|(v, _)| v.is_set())
     }
 
     fn wrong(&self, key: &str, v: &Value, p: Pos, want: &str) -> UdmfError {
@@ -671,7 +687,9 @@ fn level_from_blocks(
                 } else {
                     args[0]
                 };
-                if b.get("portal").is_some() {
+                // Eternity's line portal (ZDoom's are line specials,
+                // classified with the others).
+                if b.is_set("portal") {
                     level.uses(Feature::Portals);
                 }
                 level.linedefs.push(Linedef {
@@ -698,10 +716,22 @@ fn level_from_blocks(
                 ns_ += 1;
             }
             "sector" => {
-                if b.has_prefix("floorplane_") || b.has_prefix("ceilingplane_") {
+                // What a map uses, not the fields an editor writes on every
+                // sector: a plane is sloped when it leans (a or b), and
+                // the `portal_ceil_*`/`portal_floor_*` fields SLADE
+                // writes (`portal_ceil_disabled = false`) only describe
+                // a portal set elsewhere; Eternity's sector portals are
+                // `portalceiling`/`portalfloor`.
+                let leans = [
+                    "floorplane_a",
+                    "floorplane_b",
+                    "ceilingplane_a",
+                    "ceilingplane_b",
+                ];
+                if leans.iter().any(|k| b.is_set(k)) {
                     level.uses(Feature::Slopes);
                 }
-                if b.has_prefix("portal") {
+                if b.is_set("portalceiling") || b.is_set("portalfloor") {
                     level.uses(Feature::Portals);
                 }
                 level.sectors.push(Sector {
@@ -892,6 +922,19 @@ globalthing = 0x1F;
         let level =
             parse("sector { floorplane_a = 1.0; } vertex { x = 0; y = 0; zfloor = 8; }").unwrap();
         assert_eq!(level.features, [Feature::Slopes]);
+        let level =
+            parse("sector { portalceiling = 3; } linedef { v1 = 0; v2 = 1; portal = 2; }").unwrap();
+        assert_eq!(level.features, [Feature::Portals]);
+        // But not the fields SLADE writes on every sector at their
+        // defaults, nor a plane that does not lean.
+        let level = parse(
+            "sector { portal_ceil_disabled = false; portal_ceil_alpha = 1.0; \
+             portal_floor_blocksound = false; portal_floor_overlaytype = \"\"; \
+             floorplane_a = 0.0; floorplane_b = 0.0; floorplane_c = 1.0; floorplane_d = -8.0; \
+             portalceiling = 0; } linedef { v1 = 0; v2 = 1; portal = 0; }",
+        )
+        .unwrap();
+        assert!(level.features.is_empty(), "{:?}", level.features);
         // Integral floats are accepted for integer fields.
         let level = parse("sector { heightfloor = 16.0; lightlevel = 200.0; }").unwrap();
         assert_eq!(
