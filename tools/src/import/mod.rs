@@ -425,7 +425,7 @@ pub fn import(
     for b in build_warnings {
         w.add("crossing walls", b);
     }
-    check_start(&compiled.bytes, &mut w);
+    check_start(&compiled.bytes, w.map)?;
     Ok(Imported {
         compiled,
         warnings: w.finish(),
@@ -838,20 +838,20 @@ fn check_outlines(walls: &[SourceWall], vertices: &[Vec2], sectors: usize, w: &m
 }
 
 /// Warns when the player start is outside every sector.
-fn check_start(bytes: &[u8], w: &mut Warnings<'_>) {
+/// The player start must stand in a sector: outside every one the player
+/// would walk in the void.
+fn check_start(bytes: &[u8], map: &str) -> Result<(), String> {
     let Ok(level) = engine::world::Level::load(bytes) else {
-        return;
+        return Ok(());
     };
     let s = level.map().player_start();
     if level.locate(Vec2::new(s.x, s.y)).is_none() {
-        w.add(
-            "misplaced things",
-            format!(
-                "the player start ({}, {}) is outside every sector",
-                s.x, s.y
-            ),
-        );
+        return Err(format!(
+            "error: {map}: the player start ({}, {}) is outside every sector",
+            s.x, s.y
+        ));
     }
+    Ok(())
 }
 
 /// A WAD opened for importing its maps: the directory and the texture

@@ -267,6 +267,10 @@ fn broken_references_are_repaired_or_dropped_with_warnings() {
     lv.0.linedefs[2].front = None;
     // A ceiling below its floor.
     lv.0.sectors[2].ceiling = -8.0;
+    // Room A is left open by the turned door line: the player starts in
+    // room B (a start outside every sector is an error).
+    lv.0.things[0].x = 460.0;
+    lv.0.things[0].y = 200.0;
     let out = run(&lv);
     let w = &out.warnings;
     assert_eq!(out.summary.lines_dropped, 5, "{w:?}");
@@ -500,6 +504,21 @@ fn hopeless_levels_are_errors_not_panics() {
         "{e}"
     );
     assert!(e.contains("outside the engine's ±32767 range"), "{e}");
+}
+
+#[test]
+fn a_player_start_outside_every_sector_is_an_error() {
+    let mut lv = Lv::new();
+    let s = lv.sector(0.0, 128.0, 0);
+    lv.rect(0.0, 0.0, 256.0, 256.0, s);
+    lv.thing(400.0, 128.0, 1, 0b11111, true);
+    let e = run_err(&lv);
+    assert!(
+        e.starts_with("error: TEST: the player start (400, 128) is outside every sector"),
+        "{e}"
+    );
+    lv.0.things[0].x = 128.0;
+    run(&lv);
 }
 
 #[test]
