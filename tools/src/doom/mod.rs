@@ -82,7 +82,7 @@ pub struct Vertex {
 /// written, unchecked.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Linedef {
-    /// Start vertex.
+    /// Start vertex ([`NEGATIVE_INDEX`] for one written negative).
     pub v1: usize,
     /// End vertex.
     pub v2: usize,
@@ -99,6 +99,20 @@ pub struct Linedef {
     pub front: Option<usize>,
     /// Back (left) sidedef, if any.
     pub back: Option<usize>,
+}
+
+/// A required index (a linedef's vertex, a sidedef's sector) that a UDMF
+/// map wrote negative: out of range, as an index past the end is, so the
+/// importer drops it the same way, and names it so.
+pub const NEGATIVE_INDEX: usize = usize::MAX;
+
+/// How an index is named in messages.
+pub fn shown_index(i: usize) -> String {
+    if i == NEGATIVE_INDEX {
+        "a negative index".to_string()
+    } else {
+        i.to_string()
+    }
 }
 
 /// A sidedef: how one side of a linedef looks and which sector it faces.

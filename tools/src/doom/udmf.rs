@@ -41,7 +41,7 @@ use std::fmt;
 
 use super::{
     line_flag, DoomLevel, Feature, Linedef, Sector, Sidedef, SourceFormat, SpecialSet, Thing,
-    Vertex,
+    Vertex, NEGATIVE_INDEX,
 };
 
 /// A UDMF error: where (1-based line and column, in characters) and what.
@@ -148,6 +148,10 @@ struct Lexer<'a> {
     b: &'a [u8],
     at: usize,
     pos: Pos,
+    /// The start of the last string that ran over a line break, and the
+    /// line it ended on: a string whose closing `"` is missing ends at the
+    /// next string's opening one, and parsing fails somewhere after.
+    multiline: Option<(Pos, usize)>,
 }
 
 impl<'a> Lexer<'a> {
@@ -156,6 +160,7 @@ impl<'a> Lexer<'a> {
             b,
             at: 0,
             pos: Pos { line: 1, column: 1 },
+            multiline: None,
         }
     }
 
@@ -284,6 +289,9 @@ impl<'a> Lexer<'a> {
                     self.bump();
                 }
             }
+        }
+        if self.pos.line != pos.line {
+            self.multiline = Some((pos, self.pos.line));
         }
         Ok((Tok::Str(String::from_utf8_lossy(&bytes).into_owned()), pos))
     }
@@ -450,16 +458,13 @@ impl Block {
         Ok(self.int(key)?.and_then(|i| usize::try_from(i).ok()))
     }
 
+    /// A required index; a negative one is [`NEGATIVE_INDEX`], out of
+    /// range like one past the end (the importer drops what it names,
+    /// with a warning, the same way).
     fn required_index(&self, key: &str, index: usize) -> Result<usize, UdmfError> {
         match self.int(key)? {
             None => Err(self.missing(key, index)),
-            Some(i) => usize::try_from(i).map_err(|_| {
-                let (_, p) = self.get(key).unwrap_or((&Value::Int(0), self.pos));
-                p.error(format!(
-                    "{} field `{key}` is {i}: an index cannot be negative",
-                    self.kind
-                ))
-            }),
+            Some(i) => Ok(usize::try_from(i).unwrap_or(NEGATIVE_INDEX)),
         }
     }
 
@@ -491,6 +496,26 @@ impl Block {
 /// Parses a `TEXTMAP` lump or file.
 pub fn parse_bytes(bytes: &[u8]) -> Result<DoomLevel, UdmfError> {
     let mut lx = Lexer::new(bytes);
+    match parse_tokens(&mut lx) {
+        Ok((namespace, blocks)) => level_from_blocks(namespace, &blocks),
+        // A syntax error after a string that ran over lines: most likely
+        // that string lacks its closing `"`, and the error is reported
+        // where it started.
+        Err(e) => match lx.multiline {
+            Some((start, end)) if (start.line, start.column) < (e.line, e.column) => Err(start
+                .error(format!(
+                    "unterminated string? this string runs to line {end}, where a later \
+                     string's `\"` ends it; parsing then failed at {}:{}: {}",
+                    e.line, e.column, e.message
+                ))),
+            _ => Err(e),
+        },
+    }
+}
+
+/// The namespace and the blocks of the text.
+#[allow(clippy::type_complexity)]
+fn parse_tokens(lx: &mut Lexer<'_>) -> Result<(Option<(String, Pos)>, Vec<Block>), UdmfError> {
     let mut namespace: Option<(String, Pos)> = None;
     let mut blocks: Vec<Block> = Vec::new();
     loop {
@@ -508,7 +533,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<DoomLevel, UdmfError> {
         let (tok, p2) = lx.next()?;
         match tok {
             Tok::Equals => {
-                let (value, vpos) = value(&mut lx)?;
+                let (value, vpos) = value(lx)?;
                 if name == "namespace" {
                     match value {
                         Value::Str(s) => namespace = Some((s.to_ascii_lowercase(), vpos)),
@@ -532,8 +557,8 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<DoomLevel, UdmfError> {
                     match tok {
                         Tok::RBrace => break,
                         Tok::Ident(key) => {
-                            expect(&mut lx, Tok::Equals, &key)?;
-                            let (v, vpos) = value(&mut lx)?;
+                            expect(lx, Tok::Equals, &key)?;
+                            let (v, vpos) = value(lx)?;
                             block.fields.push((key, v, vpos));
                         }
                         Tok::End => {
@@ -561,7 +586,7 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<DoomLevel, UdmfError> {
             }
         }
     }
-    level_from_blocks(namespace, &blocks)
+    Ok((namespace, blocks))
 }
 
 /// Parses UDMF text.
@@ -859,14 +884,32 @@ globalthing = 0x1F;
         assert!(e.message.contains("too large"), "{e}");
         let e = err("linedef { v1 = 99999999999; v2 = 0; }");
         assert!(e.message.contains("32-bit"), "{e}");
-        let e = err("linedef { v1 = -3; v2 = 0; }");
-        assert!(e.message.contains("negative"), "{e}");
+        // A negative vertex index is out of range, as one past the end is:
+        // kept for the importer, which drops the line with a warning.
+        let level = parse("linedef { v1 = -3; v2 = 0; }").unwrap();
+        assert_eq!(level.linedefs[0].v1, NEGATIVE_INDEX);
         let e = err("vertex { x = 1; y = 2;");
         assert!(e.message.contains("not closed"), "{e}");
         let e = err("/* open");
         assert!(e.message.contains("unterminated"), "{e}");
         let e = err("namespace = \"doom");
         assert!(e.message.contains("unterminated string"), "{e}");
+        // A string whose closing quote is missing runs to the next
+        // string's opening one, and parsing fails lines later: the error
+        // is where the string started.
+        let mut text = String::from(
+            "namespace = \"doom\";\nsidedef { sector = 0; texturemiddle = \"STARTAN3; }\n",
+        );
+        for _ in 0..200 {
+            text.push_str("vertex { x = 0; y = 0; }\n");
+        }
+        text.push_str("sidedef { sector = 0; texturetop = \"X\"; }\n");
+        let e = err(&text);
+        assert_eq!((e.line, e.column), (2, 39), "{e}");
+        assert!(
+            e.message.contains("unterminated string?") && e.message.contains("line 203"),
+            "{e}"
+        );
         let e = err("vertex { x = 12abc; }");
         assert!(e.message.contains("malformed number"), "{e}");
         let e = err("thing { x = 0; y = 0; skill1 = 1; type = 1; }");

@@ -459,7 +459,7 @@ fn resolve_lines(
                 "broken linedefs",
                 format!(
                     "linedef {i}: its {which} sidedef {sd} faces sector {}, which does not exist (there are {nsec}); that side is left off",
-                    s.sector
+                    crate::doom::shown_index(s.sector)
                 ),
             );
             return None;
@@ -486,7 +486,11 @@ fn resolve_lines(
                         engine::config::MAX_COORDINATE
                     )
                 } else {
-                    format!("vertex {bad} does not exist (there are {})", points.len())
+                    format!(
+                        "vertex {} does not exist (there are {})",
+                        crate::doom::shown_index(bad),
+                        points.len()
+                    )
                 };
                 drop(why, w);
                 continue;

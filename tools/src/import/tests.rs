@@ -297,6 +297,39 @@ fn broken_references_are_repaired_or_dropped_with_warnings() {
     assert_eq!(level.wall_count(), 10);
 }
 
+/// A UDMF linedef's vertex written negative is dropped with a warning, as
+/// one past the end is: the same mistake, the same answer.
+#[test]
+fn negative_and_missing_vertices_are_the_same_mistake() {
+    let room = |v1: &str| {
+        format!(
+            "namespace = \"doom\";
+             vertex {{ x = 0; y = 0; }} vertex {{ x = 0; y = 256; }}
+             vertex {{ x = 256; y = 256; }} vertex {{ x = 256; y = 0; }}
+             linedef {{ v1 = 0; v2 = 1; sidefront = 0; }} linedef {{ v1 = 1; v2 = 2; sidefront = 0; }}
+             linedef {{ v1 = 2; v2 = 3; sidefront = 0; }} linedef {{ v1 = 3; v2 = 0; sidefront = 0; }}
+             linedef {{ v1 = {v1}; v2 = 0; sidefront = 0; }}
+             sidedef {{ sector = 0; }}
+             sector {{ heightfloor = 0; heightceiling = 128; }}
+             thing {{ x = 128; y = 128; type = 1; skill3 = true; single = true; }}"
+        )
+    };
+    for (v1, shown) in [
+        ("-3", "vertex a negative index does not exist"),
+        ("99", "vertex 99 does not exist"),
+    ] {
+        let out = crate::import::compile_udmf(
+            room(v1).as_bytes(),
+            "T.udmf",
+            None,
+            &ImportOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{v1}: {e}"));
+        assert_eq!(out.summary.lines_dropped, 1, "{v1}: {:?}", out.warnings);
+        assert_eq!(count(&out.warnings, shown), 1, "{v1}: {:?}", out.warnings);
+    }
+}
+
 #[test]
 fn unclosed_and_self_touching_sectors_are_reported() {
     let mut lv = Lv::new();
