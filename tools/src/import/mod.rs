@@ -665,6 +665,9 @@ fn convert_things(
     // A player 1 start left out for its coordinates, for the error if no
     // other is kept.
     let mut far_start: Option<usize> = None;
+    // The first deathmatch start, for a map that has no player 1 start
+    // (a deathmatch map).
+    let mut deathmatch: Option<(usize, ThingRecord)> = None;
     for (i, t) in level.things.iter().enumerate() {
         let (Some(x), Some(y)) = (to_fx(t.x), to_fx(t.y)) else {
             if t.kind == 1 {
@@ -694,6 +697,18 @@ fn convert_things(
                 sprite: NONE,
             });
             continue;
+        }
+        if t.kind == 11 && deathmatch.is_none() {
+            let record = ThingRecord {
+                x,
+                y,
+                angle: angle(t.angle),
+                radius: player::RADIUS,
+                kind: kind::PLAYER_START,
+                type_id: 1,
+                sprite: NONE,
+            };
+            deathmatch = Some((i, record));
         }
         if things::is_start(t.kind) || !t.single || t.skills & skill_bit == 0 {
             summary.things_skipped += 1;
@@ -730,6 +745,21 @@ fn convert_things(
             sprite,
         });
     }
+    let start = match (start, deathmatch) {
+        (Some(s), _) => Some(s),
+        (None, Some((i, dm))) => {
+            w.add(
+                "misplaced things",
+                format!(
+                    "no player 1 start: the player starts at the first deathmatch start, thing {i} \
+                     ({}, {})",
+                    level.things[i].x, level.things[i].y
+                ),
+            );
+            Some(dm)
+        }
+        (None, None) => None,
+    };
     let Some(start) = start else {
         let why = match far_start {
             Some(i) => format!(

@@ -539,6 +539,33 @@ fn hopeless_levels_are_errors_not_panics() {
     assert!(e.contains("outside the engine's ±32767 range"), "{e}");
 }
 
+/// A deathmatch map (no player 1 start) starts the player at its first
+/// deathmatch start (type 11), with a warning.
+#[test]
+fn a_deathmatch_map_starts_at_its_first_deathmatch_start() {
+    let mut lv = Lv::new();
+    let s = lv.sector(0.0, 128.0, 0);
+    lv.rect(0.0, 0.0, 256.0, 256.0, s);
+    lv.thing(200.0, 40.0, 11, 0b11111, true);
+    lv.thing(60.0, 60.0, 11, 0b11111, true);
+    let out = run(&lv);
+    assert_eq!(
+        count(&out.warnings, "first deathmatch start, thing 0 (200, 40)"),
+        1,
+        "{:?}",
+        out.warnings
+    );
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    let start = level.map().player_start();
+    assert_eq!((start.x, start.y), (Fx::from_num(200), Fx::from_num(40)));
+    // With a player 1 start, it is the start, without a word.
+    lv.thing(128.0, 128.0, 1, 0b11111, true);
+    let out = run(&lv);
+    assert_eq!(count(&out.warnings, "deathmatch"), 0, "{:?}", out.warnings);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.map().player_start().x, Fx::from_num(128));
+}
+
 #[test]
 fn a_player_start_outside_every_sector_is_an_error() {
     let mut lv = Lv::new();
