@@ -397,10 +397,7 @@ impl TextureLibrary {
         let k = key(name);
         self.images.contains_key(&k)
             || self.flats.contains_key(&k)
-            || self
-                .textures
-                .get(&k)
-                .is_some_and(|d| (d.width, d.height) == (64, 64))
+            || self.textures.contains_key(&k)
     }
 
     /// Whether `name` would pack as a sprite (exactly, or as one of the
@@ -440,8 +437,10 @@ impl TextureLibrary {
         doom::decode_flat(&k, flat, warnings)
     }
 
-    /// The flat `name` (case-insensitive), 64x64: an added image (resized
-    /// if needed), else a flat, else a 64x64 wall texture of that name.
+    /// The flat `name` (case-insensitive): an added image (resized to 64x64
+    /// if needed), else a flat, else a wall texture of that name, of its
+    /// own size (ZDoom's merged namespaces: maps made for it put wall
+    /// textures on floors; the renderer maps a flat of any size).
     /// `None` as for [`TextureLibrary::wall_image`].
     pub fn flat_image(&self, name: &str, warnings: &mut Vec<String>) -> Option<Image> {
         let k = key(name);
@@ -459,8 +458,8 @@ impl TextureLibrary {
             return doom::decode_flat(&k, flat, warnings);
         }
         match self.textures.get(&k) {
-            Some(def) if (def.width, def.height) == (64, 64) => self.wall_image(&k, warnings),
-            _ => None,
+            Some(_) => self.wall_image(&k, warnings),
+            None => None,
         }
     }
 

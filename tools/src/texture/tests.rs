@@ -430,6 +430,28 @@ fn placeholders_and_one_warning_per_name() {
     assert!(color > 0 && color < 128, "{color}");
 }
 
+/// ZDoom's merged namespaces: a wall texture named as a flat is that
+/// texture, of its own size, and a flat named as a wall texture is that
+/// flat; neither is a checkerboard.
+#[test]
+fn wall_textures_and_flats_stand_in_for_each_other() {
+    let bytes = test_wad();
+    let wad = Wad::parse(&bytes).unwrap();
+    let (lib, _) = TextureLibrary::from_wad(&wad);
+    assert!(lib.has_flat("two") && lib.has_wall("FLOOR0"));
+    let mut p = Packer::new(&lib);
+    let wall_as_flat = p.flat("two");
+    let flat_as_wall = p.wall("FLOOR0");
+    let out = p.finish();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    assert_loadable(&out);
+    let r = out.records[wall_as_flat as usize];
+    assert_eq!((r.width, r.height), (4, 4));
+    assert_eq!(px(&out, wall_as_flat, 1, 1), 2);
+    let r = out.records[flat_as_wall as usize];
+    assert_eq!((r.width, r.height), (64, 64));
+}
+
 #[test]
 fn sky_flats_pack_the_sky() {
     let bytes = test_wad();
