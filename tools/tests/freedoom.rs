@@ -1,12 +1,12 @@
-//! Freedoom, the corpus no one here made: every map of `freedoom1.wad` and
-//! `freedoom2.wad` compiles, and a scripted walk from each player start
+//! Freedoom, the corpus no one here made: every map of `freedoom1.wad`,
+//! `freedoom2.wad` and `freedm.wad` compiles, and a scripted walk from each player start
 //! (running, turning, strafing into walls) never ends a tick inside a wall
 //! or in the wrong sector. E1M1 and MAP01 are also checked through the
 //! `tools` binary (`compile`, `dump --json`) against the dumped geometry,
 //! and walked by the `desktop` binary headless.
 //!
-//! The WADs come from Debian's `freedoom` package (`scripts/setup`
-//! installs it); `FREEDOOM_DIR` points elsewhere. A missing WAD fails the
+//! The WADs come from Debian's `freedoom` and `freedm` packages
+//! (`scripts/setup` installs them); `FREEDOOM_DIR` points elsewhere. A missing WAD fails the
 //! test: it is not skipped.
 
 mod common;
@@ -328,6 +328,13 @@ fn every_freedoom1_map_compiles_and_walks() {
 #[test]
 fn every_freedoom2_map_compiles_and_walks() {
     compile_and_walk_all("freedoom2.wad", 32);
+}
+
+/// FreeDM's deathmatch maps (Debian's `freedm`): no player 1 start, so the
+/// walk begins at the first deathmatch start.
+#[test]
+fn every_freedm_map_compiles_and_walks() {
+    compile_and_walk_all("freedm.wad", 32);
 }
 
 fn run(bin: &Path, args: &[&str]) -> std::process::Output {

@@ -1,5 +1,5 @@
 //! The collision soak: long seeded random walks on every map we ship and
-//! every Freedoom map, checked after every tick against the geometry that
+//! every Freedoom and FreeDM map, checked after every tick against the geometry that
 //! `tools dump --json` reports (parsed here, checked with this file's own
 //! floating-point geometry, independent of the engine's fixed-point code):
 //!
@@ -22,9 +22,10 @@ const HEIGHT: f64 = 56.0;
 const KNEE: f64 = 24.0;
 /// The engine's push-out tolerance, plus slack for float round-off.
 const TOLERANCE: f64 = 1.0 / 128.0 + 1e-3;
-const FREEDOOM: [&str; 2] = [
+const FREEDOOM: [&str; 3] = [
     "/usr/share/games/doom/freedoom1.wad",
     "/usr/share/games/doom/freedoom2.wad",
+    "/usr/share/games/doom/freedm.wad",
 ];
 
 struct Wall {
@@ -297,7 +298,7 @@ fn our_maps_soak_clean() {
 }
 
 #[test]
-fn every_freedoom_map_soaks_clean() {
+fn every_freedoom_and_freedm_map_soaks_clean() {
     let mut figures = Figures::default();
     for (w, path) in FREEDOOM.iter().enumerate() {
         let wad = std::fs::read(path)
@@ -318,12 +319,12 @@ fn every_freedoom_map_soaks_clean() {
         }
     }
     println!(
-        "soak: Freedoom: {} maps, {} ticks, {} violations",
+        "soak: Freedoom and FreeDM: {} maps, {} ticks, {} violations",
         figures.maps,
         figures.ticks,
         figures.violations.len()
     );
-    assert_eq!(figures.maps, 68);
+    assert_eq!(figures.maps, 100);
     assert!(
         figures.violations.is_empty(),
         "{}",
