@@ -80,6 +80,23 @@ fn on_some_wall_line(level: &Level<'_>, p: Vec2) -> bool {
     })
 }
 
+/// The distance from `p` to wall `id` in doubles, from the coordinates'
+/// exact values: not the engine's own fixed-point projection, whose
+/// rounding the engine's guarantee must allow for itself.
+fn exact_distance(level: &Level<'_>, id: WallId, p: Vec2) -> f64 {
+    let w = level.wall(id);
+    let f = |v: Fx| v.to_num::<f64>();
+    let (ax, ay, bx, by, px, py) = (f(w.a.x), f(w.a.y), f(w.b.x), f(w.b.y), f(p.x), f(p.y));
+    let (dx, dy) = (bx - ax, by - ay);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((px - ax) * dx + (py - ay) * dy) / len2).clamp(0.0, 1.0)
+    };
+    ((px - ax - t * dx).powi(2) + (py - ay - t * dy).powi(2)).sqrt()
+}
+
 /// 96 cases by default; `PROPTEST_CASES=N` for a longer run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -118,6 +135,32 @@ proptest! {
             }
             if !on_some_wall_line(&level, next.pos) {
                 prop_assert_eq!(level.locate(next.pos), Some(next.sector), "at {:?} from {:?} by {:?}", next.pos, at, (dx, dy));
+            }
+            at = next;
+        }
+    }
+
+    /// The tolerance is the engine's to keep, without slack: measured
+    /// exactly, no move ends deeper than [`TOLERANCE`] into a wall that
+    /// blocks the body (the push-out's rounding lands outside).
+    #[test]
+    fn moves_end_within_the_tolerance_measured_exactly(c in case()) {
+        let level = Level::load(&c.bytes).unwrap();
+        let game = Game::new(level);
+        let mut at = game.bodies()[0].at;
+        prop_assume!(level.locate(at.pos) == Some(at.sector));
+        let r = PLAYER_SHAPE.radius.to_num::<f64>();
+        let limit = r - TOLERANCE.to_num::<f64>() - 1e-9;
+        for &(dx, dy) in &c.moves {
+            let delta = WVec::new(Wide::from_num(dx), Wide::from_num(dy));
+            let (next, _) = slide_move(&level, &PLAYER_SHAPE, at, delta);
+            for i in 0..level.wall_count() {
+                let id = WallId(i as u16);
+                let w = level.wall(id);
+                if wall_blocks(&level, &w, &PLAYER_SHAPE, next.z).is_some() {
+                    let d = exact_distance(&level, id, next.pos);
+                    prop_assert!(d >= limit, "wall {i} at {d} (limit {limit}) from {:?}", next.pos);
+                }
             }
             at = next;
         }
