@@ -10,7 +10,6 @@ use std::path::PathBuf;
 
 use engine::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
 use engine::math::Division;
-use engine::render::Walk;
 
 use crate::config::MAX_FPS_CAP;
 
@@ -93,12 +92,9 @@ OPTIONS:
                         the first player start, 256 facings 1.40625 degrees
                         apart (angleturn 256 a tic) from its own angle,
                         counter-clockwise, instead of the seeded set
-    --walk WALK         the timedemo's walk: `bsp` (through the map's BSP,
-                        nearest subsector first, as DOOM draws; the
-                        default, and columns for a map without a BSP) or
-                        `columns` (one ray a column through the sector
-                        graph); named in the timedemo's first line when
-                        given
+    --walk bsp          the timedemo names its walk in its first line (the
+                        only one: through the map's BSP, nearest subsector
+                        first, as DOOM draws)
     --division WAY      how the renderer divides: `integer` or `doubles`
                         (guessed in doubles, settled in integers); the
                         same pictures either way, only the speed differs.
@@ -181,8 +177,8 @@ pub struct Args {
     pub seed: Option<u64>,
     /// `--spin`: the timedemo turns in place at the player start.
     pub spin: bool,
-    /// `--walk`: the timedemo's walk (`None`: the renderer's default).
-    pub walk: Option<Walk>,
+    /// `--walk bsp`: the timedemo names its walk.
+    pub walk: bool,
     /// `--division`: how the renderer divides (`None`: measured at
     /// start-up where speed shows, see `division::choose`).
     pub division: Option<Division>,
@@ -215,7 +211,7 @@ impl Default for Args {
             runs: None,
             seed: None,
             spin: false,
-            walk: None,
+            walk: false,
             division: None,
             stride: None,
         }
@@ -277,11 +273,15 @@ where
             "--timedemo" => no_value(&mut out.timedemo)?,
             "--spin" => no_value(&mut out.spin)?,
             "--walk" => {
-                out.walk = Some(match value(name)?.to_str() {
-                    Some("columns") => Walk::Columns,
-                    Some("bsp") => Walk::Bsp,
-                    _ => return Err("--walk takes `columns` or `bsp`".into()),
-                })
+                out.walk = match value(name)?.to_str() {
+                    Some("bsp") => true,
+                    Some("columns") => {
+                        return Err("--walk columns: the column walk is gone; every map \
+                                    is drawn through its BSP (--walk bsp)"
+                            .into())
+                    }
+                    _ => return Err("--walk takes `bsp`".into()),
+                }
             }
             "--division" => {
                 out.division = Some(match value(name)?.to_str() {
@@ -344,7 +344,7 @@ fn check_timedemo(a: &Args) -> Result<(), String> {
         if a.spin {
             return Err("--spin goes with --timedemo".into());
         }
-        if a.walk.is_some() {
+        if a.walk {
             return Err("--walk goes with --timedemo".into());
         }
         if a.stride.is_some() {
@@ -529,10 +529,8 @@ mod tests {
             Some(64)
         );
         assert_eq!(run(&["--timedemo"]).unwrap().stride, None);
-        assert_eq!(
-            e(&["--timedemo", "--walk", "rays"]),
-            "--walk takes `columns` or `bsp`"
-        );
+        assert_eq!(e(&["--timedemo", "--walk", "rays"]), "--walk takes `bsp`");
+        assert!(e(&["--timedemo", "--walk", "columns"]).contains("the column walk is gone"));
         assert_eq!(
             e(&["--division", "float"]),
             "--division takes `integer` or `doubles`"
@@ -547,10 +545,7 @@ mod tests {
             run(&["--division", "integer"]).unwrap().division,
             Some(Division::Integer)
         );
-        assert_eq!(
-            run(&["--timedemo", "--walk=bsp"]).unwrap().walk,
-            Some(Walk::Bsp)
-        );
+        assert!(run(&["--timedemo", "--walk=bsp"]).unwrap().walk);
         assert_eq!(
             e(&["--timedemo", "--spin", "--seed", "2"]),
             "--spin turns at the player start: it takes no --seed"

@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use engine::math::{set_division, Division};
-use engine::render::{render_scene_by, Camera, Frame, Walk};
+use engine::render::{render_scene, Camera, Frame};
 use engine::world::Level;
 
 /// Rounds of each way: the fastest round of each counts, so that a
@@ -103,14 +103,7 @@ pub fn choose_on(level: &Level<'_>, width: usize, height: usize) -> Choice {
     let frame = Frame::new(&mut pixels, width, height, stride);
     match frame {
         Some(mut frame) => choose_over(&cameras, |camera| {
-            render_scene_by(
-                level,
-                camera,
-                &shades,
-                &sprites,
-                &mut frame,
-                Walk::default(),
-            );
+            render_scene(level, camera, &shades, &sprites, &mut frame);
         }),
         None => choose(0, |_| {}),
     }

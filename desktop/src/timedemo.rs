@@ -35,9 +35,7 @@ use std::time::Instant;
 
 use engine::game::Game;
 use engine::math::{Angle, Division, Fx, Vec2};
-use engine::render::{
-    render_game_from_by, render_scene_by, Camera, Frame, RenderStats, Sprite, Walk,
-};
+use engine::render::{render_game_from, render_scene, Camera, Frame, RenderStats, Sprite};
 use engine::viewpoints;
 use engine::world::Level;
 
@@ -155,9 +153,8 @@ pub struct Options {
     pub seed: u64,
     /// Turn in place at the player start ([`spin_viewpoints`]) instead.
     pub spin: bool,
-    /// Which walk renders (`None`: the renderer's default, the BSP
-    /// walk where the map has a BSP).
-    pub walk: Option<Walk>,
+    /// Name the walk (the BSP walk, the only one) in the first line.
+    pub walk: bool,
     /// The frame's row stride in pixels (`None`:
     /// [`Frame::spread_stride`]).
     pub stride: Option<usize>,
@@ -294,12 +291,11 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     } else {
         Vec::new()
     };
-    let by = opts.walk.unwrap_or_default();
     let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
         if opts.spin {
-            render_scene_by(game.level(), camera, &shades, &spin_sprites, frame, by)
+            render_scene(game.level(), camera, &shades, &spin_sprites, frame)
         } else {
-            render_game_from_by(&game, camera, &shades, frame, by)
+            render_game_from(&game, camera, &shades, frame)
         }
     };
     let which = if opts.spin {
@@ -315,12 +311,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     };
     // The walk is named only when asked for, so the line stays as it
     // was for every run that does not ask for one.
-    let walk = match opts.walk {
-        None => "",
-        Some(Walk::Columns) => ", column walk",
-        Some(Walk::Bsp) if game.level().map().bsp().is_some() => ", BSP walk",
-        Some(Walk::Bsp) => ", BSP walk asked for, the map has no BSP",
-    };
+    let walk = if opts.walk { ", BSP walk" } else { "" };
     // So is the stride, when given.
     let rows = match opts.stride {
         Some(s) => format!(", rows {s} pixels apart"),
@@ -545,7 +536,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: None,
+            walk: false,
             stride: None,
             division: None,
         };
@@ -578,15 +569,10 @@ mod tests {
             "timedemo: two_rooms 64x40: 256 viewpoints (the player start turning in place), 10 frames x 3 runs"
         );
         let bsp = Options {
-            walk: Some(Walk::Bsp),
+            walk: true,
             ..opts.clone()
         };
         assert_eq!(first_line(&bsp), format!("{seeded}, BSP walk"));
-        let columns = Options {
-            walk: Some(Walk::Columns),
-            ..opts.clone()
-        };
-        assert_eq!(first_line(&columns), format!("{seeded}, column walk"));
         let strided = Options {
             stride: Some(100),
             division: None,
@@ -615,7 +601,7 @@ mod tests {
             runs: 3,
             seed: 1,
             spin: false,
-            walk: None,
+            walk: false,
             stride: None,
             division: None,
         };

@@ -11,8 +11,9 @@
 //!
 //! * [`math`]: the one fixed-point type ([`math::Fx`], 16.16) for every world
 //!   quantity, a 48.16 [`math::Wide`] for products, angles and an integer
-//!   sine table. No floating point anywhere, so the same inputs give the same
-//!   bits on every machine.
+//!   sine table. No result depends on floating point (a division may be
+//!   guessed in doubles, then settled exactly in integers), so the same
+//!   inputs give the same bits on every machine.
 //! * [`config`]: every capacity limit and tuning constant, shared with the
 //!   map compiler.
 //! * [`format`]: the compiled map, defined once. [`format::MapView`] reads it
@@ -31,11 +32,9 @@
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.
 //! * [`render`]: a walk through the map's BSP as DOOM's, nearest
-//!   subsector first (or, for a map without one or when asked for, one
-//!   ray per screen column through the sector graph), drawing into a
-//!   caller-owned [`render::Frame`] whose pixel type is a parameter.
-//!   `render::portal` (or `render::bsp`) decides what each column sees;
-//!   `render::draw` touches pixels.
+//!   subsector first, drawing into a caller-owned [`render::Frame`] whose
+//!   pixel type is a parameter. `render::bsp` decides what each column
+//!   sees; `render::draw` touches pixels.
 //! * [`viewpoints`]: fixed, seeded cameras in a level, the frames every
 //!   frontend's benchmark renders.
 //!

@@ -24,7 +24,7 @@ struct Owned {
     pixels: Vec<u8>,
     palette: Option<[u8; 768]>,
     sky: Option<u16>,
-    bsp: Option<Bsp>,
+    bsp: Bsp,
 }
 
 /// A BSP as plain records.
@@ -184,7 +184,7 @@ impl Owned {
             pixels: vec![9, 1, 2, 3, 4, 5, 6],
             palette: None,
             sky: None,
-            bsp: Some(two_room_bsp()),
+            bsp: two_room_bsp(),
         };
         o.walls[0].front_side = 0;
         o.rebuild_blockmap();
@@ -232,11 +232,11 @@ impl Owned {
             texture_pixels: &self.pixels,
             palette: self.palette.as_ref(),
             sky: self.sky,
-            bsp: self.bsp.as_ref().map(|b| BspRepr {
-                nodes: &b.nodes,
-                segs: &b.segs,
-                subsectors: &b.subsectors,
-            }),
+            bsp: BspRepr {
+                nodes: &self.bsp.nodes,
+                segs: &self.bsp.segs,
+                subsectors: &self.bsp.subsectors,
+            },
             ..Default::default()
         };
         let mut buf = vec![0; repr.buffer_len()];
@@ -341,10 +341,14 @@ fn bad_magic_and_newer_version() {
     bytes[0] = b'X';
     assert_eq!(load(&bytes), Err(LoadError::BadMagic));
     let mut bytes = Owned::new().bytes();
-    bytes[5] = 3;
-    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(3)));
-    bytes[5] = 1;
-    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(1)));
+    assert_eq!(bytes[5], 3);
+    bytes[5] = 4;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(4)));
+    // Older ones too: version 2's BSP was optional.
+    bytes[5] = 2;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(2)));
+    let message = LoadError::UnsupportedVersion(2).to_string();
+    assert!(message.contains("compile the map again"), "{message}");
 }
 
 #[test]
@@ -549,10 +553,10 @@ fn flipping_any_single_byte_never_panics() {
 }
 
 #[test]
-fn the_bsp_reads_back_and_is_optional() {
+fn the_bsp_reads_back() {
     let bytes = Owned::new().bytes();
     let view = MapView::new_checked(&bytes).unwrap();
-    let bsp = view.bsp().unwrap();
+    let bsp = view.bsp();
     let want = two_room_bsp();
     assert_eq!(bsp.node_count(), 1);
     assert_eq!(bsp.root(), 0);
@@ -562,31 +566,19 @@ fn the_bsp_reads_back_and_is_optional() {
     // Out of range: zeroes, no panic.
     assert_eq!(bsp.seg(8), BspSegRecord::default());
     assert_eq!(bsp.node(usize::MAX), BspNodeRecord::default());
-    // Without one.
-    let none = mutate(|o| o.bsp = None);
-    assert_eq!(none, Ok(()));
-    let mut o = Owned::new();
-    o.bsp = None;
-    assert!(MapView::new_checked(&o.bytes()).unwrap().bsp().is_none());
     // One subsector and no nodes: the root is subsector 0.
     let mut o = Owned::new();
-    let b = o.bsp.as_mut().unwrap();
+    let b = &mut o.bsp;
     b.nodes.clear();
     b.subsectors.truncate(1);
     let view_bytes = o.bytes();
     let view = MapView::new_checked(&view_bytes).unwrap();
-    assert_eq!(view.bsp().unwrap().root(), SUBSECTOR_CHILD);
+    assert_eq!(view.bsp().root(), SUBSECTOR_CHILD);
 }
 
 #[test]
 fn bsp_faults() {
-    let bsp = |f: &dyn Fn(&mut Bsp)| {
-        mutate(|o| {
-            if let Some(b) = o.bsp.as_mut() {
-                f(b);
-            }
-        })
-    };
+    let bsp = |f: &dyn Fn(&mut Bsp)| mutate(|o| f(&mut o.bsp));
     let bad = |f| LoadError::BadBsp(f);
     // Children: below the parent, named once, subsectors in range.
     assert_eq!(
@@ -721,15 +713,26 @@ fn bsp_faults() {
     let (at, _) = section(&bytes, b"BSEG");
     bytes[at + 18..at + 20].copy_from_slice(&2u16.to_be_bytes());
     assert_eq!(load(&bytes), Err(bad(BspFault::BadSide { seg: 0 })));
-    // The three sections come together.
-    let mut bytes = Owned::new().bytes();
-    let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
-    let entry = (0..count)
-        .map(|i| HEADER_LEN + i * DIR_ENTRY_LEN)
-        .find(|&at| &bytes[at..at + 4] == b"BSUB")
-        .unwrap();
-    bytes[entry..entry + 4].copy_from_slice(b"ZZZZ");
-    assert_eq!(load(&bytes), Err(bad(BspFault::Incomplete)));
+    // Every map has all three sections.
+    for tag in [b"BNOD", b"BSEG", b"BSUB"] {
+        let mut bytes = Owned::new().bytes();
+        let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
+        let entry = (0..count)
+            .map(|i| HEADER_LEN + i * DIR_ENTRY_LEN)
+            .find(|&at| &bytes[at..at + 4] == tag)
+            .unwrap();
+        bytes[entry..entry + 4].copy_from_slice(b"ZZZZ");
+        assert_eq!(load(&bytes), Err(LoadError::MissingSection(*tag)));
+    }
+    // Nor can a map leave its BSP out by leaving it empty.
+    assert_eq!(
+        mutate(|o| o.bsp = Bsp {
+            nodes: vec![],
+            segs: vec![],
+            subsectors: vec![]
+        }),
+        Err(bad(BspFault::Empty))
+    );
 }
 
 #[test]

@@ -16,9 +16,7 @@
 use engine::format::kind;
 use engine::game::Game;
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{
-    render, render_by, render_game, render_game_from_by, Camera, Frame, Shades, Walk,
-};
+use engine::render::{render, render_game, Camera, Frame, Shades};
 use engine::world::Level;
 
 const W: usize = 320;
@@ -71,37 +69,30 @@ fn views(level: &Level<'_>) -> Vec<Camera> {
 
 /// Digests of every view of every map, one line per map and (with
 /// `DIGEST_OUT=file`) one per view written to a file, to compare the
-/// pixels of two versions of the renderer: by the default walk, then
-/// (a second line per map, `MAP: column walk: ...`) by the column walk.
+/// pixels of two versions of the renderer.
 #[test]
 #[ignore]
 fn freedoom_digest() {
     let mut lines = Vec::new();
     for (path, bytes) in maps() {
-        freedoom_digest_by(&path, &bytes, None, &mut lines);
-        freedoom_digest_by(&path, &bytes, Some(Walk::Columns), &mut lines);
+        freedoom_digest_of(&path, &bytes, &mut lines);
     }
     if let Ok(out) = std::env::var("DIGEST_OUT") {
         std::fs::write(out, lines.join("\n") + "\n").unwrap();
     }
 }
 
-/// [`freedoom_digest`]'s line for one map by `walk` (`None`: the
-/// default), adding one line per view to `lines`.
-fn freedoom_digest_by(path: &str, bytes: &[u8], walk: Option<Walk>, lines: &mut Vec<String>) {
+/// [`freedoom_digest`]'s line for one map, adding one line per view to
+/// `lines`.
+fn freedoom_digest_of(path: &str, bytes: &[u8], lines: &mut Vec<String>) {
     let level = Level::load(bytes).unwrap();
     let shades = Shades::<u32>::for_map(level.map());
     let mut pixels = vec![0u32; W * H];
     let mut all: u64 = 0;
     let cams = views(&level);
-    // How the column walk's lines and dumped files are told apart.
-    let (label, tag, file_tag) = match walk {
-        None => ("", "", ""),
-        Some(_) => ("column walk: ", " columns", "-columns"),
-    };
     for (i, cam) in cams.iter().enumerate() {
         let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-        let stats = render_by(&level, cam, &shades, &mut frame, walk.unwrap_or_default());
+        let stats = render(&level, cam, &shades, &mut frame);
         let d = digest(&pixels);
         all = all.rotate_left(5) ^ d;
         // `DUMP_DIR=dir`: every tenth frame's pixels, to compare two
@@ -109,23 +100,16 @@ fn freedoom_digest_by(path: &str, bytes: &[u8], walk: Option<Walk>, lines: &mut 
         if let (Ok(dir), 0) = (std::env::var("DUMP_DIR"), i % 10) {
             let name = path.rsplit('/').next().unwrap_or("map");
             let bytes: Vec<u8> = pixels.iter().flat_map(|p| p.to_le_bytes()).collect();
-            std::fs::write(format!("{dir}/{name}{file_tag}-{i}.raw"), bytes).unwrap();
+            std::fs::write(format!("{dir}/{name}-{i}.raw"), bytes).unwrap();
         }
-        lines.push(format!("{path}{tag} {i} {d:016x} {stats:?}"));
+        lines.push(format!("{path} {i} {d:016x} {stats:?}"));
     }
     let game = Game::new(level);
     let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-    let camera = game.camera();
-    render_game_from_by(
-        &game,
-        &camera,
-        &shades,
-        &mut frame,
-        walk.unwrap_or_default(),
-    );
+    render_game(&game, &shades, &mut frame);
     let first = digest(&pixels);
     println!(
-        "{path}: {label}{} views, digest {all:016x}; first view {first:016x}",
+        "{path}: {} views, digest {all:016x}; first view {first:016x}",
         cams.len()
     );
 }

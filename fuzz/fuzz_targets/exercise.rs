@@ -1,13 +1,13 @@
 //! Shared by the targets: everything a loaded map must survive.
 //!
 //! Any map that loads is played for a few dozen ticks of varied input and
-//! rendered, by both walks, from cameras at its vertices, at its things
+//! rendered, with and without sprites, from cameras at its vertices, at its things
 //! and far outside it, at several angles and into a small frame. None of it may panic,
 //! loop forever or read out of range.
 
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render, render_scene_by, Camera, Frame, Palette, Shades, Walk};
+use engine::render::{render, render_scene, Camera, Frame, Palette, Shades};
 use engine::world::{Level, SectorId};
 
 pub fn exercise(level: Level<'_>, seed: u64) {
@@ -37,9 +37,9 @@ pub fn exercise(level: Level<'_>, seed: u64) {
         if let Some(mut frame) = Frame::new(&mut pixels, 40, 25, 40) {
             render(&level, &cam, &shades, &mut frame);
         }
-        // The BSP walk too (the column walk for a map without a BSP).
-        if let Some(mut frame) = Frame::new(&mut pixels, 40, 25, 40) {
-            render_scene_by(&level, &cam, &shades, &[], &mut frame, Walk::Bsp);
+        // Without the map's sprites, and in wide pixels.
+        if let Some(frame) = Frame::new(&mut pixels, 40, 25, 40) {
+            render_scene(&level, &cam, &shades, &[], &mut frame.with_wide_pixels());
         }
     }
 }

@@ -213,7 +213,7 @@ pub struct BuildStats {
     pub texture_bytes: usize,
     /// Textures.
     pub textures: usize,
-    /// BSP nodes, segs and subsectors kept (0, 0, 0: no BSP).
+    /// BSP nodes, segs and subsectors.
     pub bsp: (usize, usize, usize),
 }
 
@@ -739,14 +739,13 @@ pub fn build_textured(
 
     // 7. Textures, when the sectors name any.
     let (sides, packed) = texture_sides(map, lib, &mut walls, &mut sectors);
-    let mut warnings = packed
+    let warnings = packed
         .as_ref()
         .map_or_else(Vec::new, |p| p.warnings.clone());
 
-    // 8. The BSP, from our own node builder.
-    let bsp = crate::nodes::build(&map.vertices, &walls)
-        .map_err(|why| warnings.push(format!("the map has no BSP: {why}")))
-        .ok();
+    // 8. The BSP, from our own node builder: every map has one (the
+    // renderer draws by it).
+    let bsp = crate::nodes::build(&map.vertices, &walls).map_err(no_bsp)?;
     let parts = Parts {
         title: &map.title,
         vertices: &map.vertices,
@@ -758,12 +757,8 @@ pub fn build_textured(
         grid: &grid,
         lists: &lists,
         textures: packed.as_ref(),
-        bsp: bsp.as_ref(),
     };
-    let mut refused = Vec::new();
-    let compiled = emit_keeping_bsp(parts, &mut refused)?;
-    warnings.extend(refused.into_iter().map(|w| w.message));
-    Ok((compiled, warnings))
+    Ok((emit(parts, &bsp)?, warnings))
 }
 
 /// Packs the textures a [`SourceMap`]'s sectors name and gives the walls
@@ -1036,14 +1031,17 @@ pub fn build_walls(
         grid: &grid,
         lists: &lists,
         textures: Some(&map.textures),
-        bsp: map.bsp.as_ref(),
     };
     // The map's own BSP; else (a UDMF map, ZDoom's nodes, a BSP that did
-    // not convert or that the engine refuses) our node builder's: the
-    // renderer's BSP walk is the faster, and a map without a BSP is drawn
-    // by the column walk.
-    let compiled = match map.bsp {
-        Some(_) => match emit(parts) {
+    // not convert or that the engine refuses) our node builder's: every
+    // compiled map has one (the renderer draws by it).
+    let own_bsp = || {
+        crate::nodes::build(&map.vertices, &walls)
+            .map_err(no_bsp)
+            .and_then(|own| emit(parts, &own))
+    };
+    let compiled = match &map.bsp {
+        Some(theirs) => match emit(parts, theirs) {
             Ok(compiled) => compiled,
             Err(e) => {
                 warnings.push(err(
@@ -1053,30 +1051,17 @@ pub fn build_walls(
                         e.message.trim_start_matches("internal: ")
                     ),
                 ));
-                emit_with_own_bsp(parts, &mut warnings)?
+                own_bsp()?
             }
         },
-        None => emit_with_own_bsp(parts, &mut warnings)?,
+        None => own_bsp()?,
     };
     Ok((compiled, warnings))
 }
 
-/// [`emit_keeping_bsp`] with the BSP our node builder makes of `parts`'
-/// walls (none, with a warning, if it cannot make one).
-fn emit_with_own_bsp(
-    parts: Parts<'_>,
-    warnings: &mut Vec<BuildWarning>,
-) -> Result<Compiled, BuildError> {
-    let own = crate::nodes::build(parts.vertices, parts.walls)
-        .map_err(|why| warnings.push(err(Site::Map, format!("the map has no BSP: {why}"))))
-        .ok();
-    emit_keeping_bsp(
-        Parts {
-            bsp: own.as_ref(),
-            ..parts
-        },
-        warnings,
-    )
+/// The error for a map our node builder cannot make a BSP of.
+fn no_bsp(why: String) -> BuildError {
+    err(Site::Map, format!("cannot build the map's BSP: {why}"))
 }
 
 /// The value checks of [`build_walls`]: everything the engine's loader
@@ -1150,33 +1135,11 @@ struct Parts<'a> {
     grid: &'a Grid,
     lists: &'a [Vec<u16>],
     textures: Option<&'a PackedTextures>,
-    bsp: Option<&'a BspRecords>,
 }
 
-/// [`emit`], and if the loader refuses the BSP, again without it and
-/// with a warning: a BSP that cannot be kept costs only itself.
-fn emit_keeping_bsp(
-    parts: Parts<'_>,
-    warnings: &mut Vec<BuildWarning>,
-) -> Result<Compiled, BuildError> {
-    match emit(parts) {
-        Err(e) if parts.bsp.is_some() => {
-            let compiled = emit(Parts { bsp: None, ..parts })?;
-            warnings.push(err(
-                Site::Map,
-                format!(
-                    "the map's BSP is not kept: {}",
-                    e.message.trim_start_matches("internal: ")
-                ),
-            ));
-            Ok(compiled)
-        }
-        other => other,
-    }
-}
-
-/// Writes the compiled map and checks it with the engine's own loader.
-fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
+/// Writes the compiled map with `bsp` and checks it with the engine's own
+/// loader.
+fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
     let grid = p.grid;
     let mut offsets: Vec<u32> = Vec::with_capacity(p.lists.len() + 1);
     let mut entries: Vec<u16> = Vec::new();
@@ -1231,11 +1194,11 @@ fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
         repr.colormap = t.colormap.as_deref();
         repr.sky = t.sky;
     }
-    repr.bsp = p.bsp.map(|b| BspRepr {
-        nodes: &b.nodes,
-        segs: &b.segs,
-        subsectors: &b.subsectors,
-    });
+    repr.bsp = BspRepr {
+        nodes: &bsp.nodes,
+        segs: &bsp.segs,
+        subsectors: &bsp.subsectors,
+    };
     let mut bytes = vec![0u8; repr.buffer_len()];
     let written = repr.emit(&mut bytes).map_err(|e| {
         err(
@@ -1274,9 +1237,7 @@ fn emit(p: Parts<'_>) -> Result<Compiled, BuildError> {
         bytes: bytes.len(),
         texture_bytes,
         textures: p.textures.map_or(0, |t| t.records.len()),
-        bsp: p.bsp.map_or((0, 0, 0), |b| {
-            (b.nodes.len(), b.segs.len(), b.subsectors.len())
-        }),
+        bsp: (bsp.nodes.len(), bsp.segs.len(), bsp.subsectors.len()),
     };
     Ok(Compiled { bytes, stats })
 }

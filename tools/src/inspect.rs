@@ -39,9 +39,10 @@ pub fn stats(bytes: &[u8]) -> Result<BuildStats, LoadError> {
             .map(|(_, len)| len)
             .sum(),
         textures: view.texture_count(),
-        bsp: view.bsp().map_or((0, 0, 0), |b| {
+        bsp: {
+            let b = view.bsp();
             (b.node_count(), b.seg_count(), b.subsector_count())
-        }),
+        },
     })
 }
 
@@ -222,7 +223,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
         .collect();
     let bm = view.blockmap();
     let g = bm.grid();
-    let bsp = view.bsp().map_or(Value::Null, |b| {
+    let bsp = {
+        let b = view.bsp();
         let child = |c: u16| {
             if c & SUBSECTOR_CHILD != 0 {
                 json!({"subsector": c & !SUBSECTOR_CHILD})
@@ -260,7 +262,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             })
             .collect();
         json!({"nodes": nodes, "segs": segs, "subsectors": subsectors})
-    });
+    };
     json!({
         "title": view.title(),
         "vertices": vertices,

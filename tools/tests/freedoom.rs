@@ -237,9 +237,8 @@ fn check_bsp(wad: &[u8], map: &str, compiled: &[u8]) {
     let entry = wad.map(map).unwrap();
     let records = |lump: &str, size: usize| wad.map_lump(&entry, lump).unwrap().len() / size;
     let view = engine::format::MapView::new_checked(compiled).unwrap();
-    let bsp = view
-        .bsp()
-        .unwrap_or_else(|| panic!("{map}: the WAD's BSP was not kept"));
+    // The WAD's own BSP, kept: its records one for one.
+    let bsp = view.bsp();
     assert_eq!(bsp.node_count(), records("NODES", 28), "{map}");
     assert_eq!(bsp.seg_count(), records("SEGS", 12), "{map}");
     assert_eq!(bsp.subsector_count(), records("SSECTORS", 4), "{map}");
@@ -272,7 +271,7 @@ fn check_node_builder(map: &str, compiled: &[u8]) {
         .collect();
     let walls: Vec<_> = (0..view.wall_count()).map(|i| view.wall(i)).collect();
     let ours = tools::nodes::build(&vertices, &walls).unwrap_or_else(|e| panic!("{map}: {e}"));
-    let theirs = view.bsp().unwrap();
+    let theirs = view.bsp();
     let ratio = ours.segs.len() as f64 / theirs.seg_count() as f64;
     assert!(
         (0.8..1.5).contains(&ratio),
@@ -484,7 +483,7 @@ fn e1m1_and_map01_through_the_binaries() {
 
         // The dump is the engine's geometry.
         let level = Level::load(&bytes).unwrap();
-        let bsp = level.map().bsp().unwrap();
+        let bsp = level.map().bsp();
         let (nodes, segs) = (&json["bsp"]["nodes"], &json["bsp"]["segs"]);
         assert_eq!(nodes.as_array().map(Vec::len), Some(bsp.node_count()));
         assert_eq!(segs.as_array().map(Vec::len), Some(bsp.seg_count()));
@@ -640,13 +639,14 @@ fn e1m1_as_udmf_compiles_to_the_same_map() {
     // Only the title (the file's name, not the map's) differs.
     assert_eq!(a.map().thing_count(), b.map().thing_count());
     // UDMF has no nodes: our node builder gives it a BSP (the binary
-    // map keeps its own), so both are drawn by the BSP walk.
-    assert!(b.map().bsp().is_some(), "the binary map's own BSP");
-    let own = a
-        .map()
-        .bsp()
-        .expect("a UDMF map gets our node builder's BSP");
+    // map keeps its own).
+    let own = a.map().bsp();
     assert!(own.node_count() > 0 && own.subsector_count() > 1);
+    assert_ne!(
+        own.seg_count(),
+        b.map().bsp().seg_count(),
+        "ours, not the WAD's"
+    );
 
     // And through the binary: with the IWAD, the same textures; without,
     // placeholders and one warning about it.

@@ -7,7 +7,7 @@ use engine::format::{
     texture_flag, BlockmapRepr, MapRepr, MapView, SectorRecord, SideRecord, ThingRecord,
     VertexRecord, WallRecord, NONE, SKY,
 };
-use engine::math::Fx;
+use engine::math::{Fx, Vec2};
 use tools::texture::{PackedTextures, Packer, TextureLibrary};
 use tools::wad::Wad;
 
@@ -61,6 +61,8 @@ fn load_in_engine(packed: &PackedTextures, wall: u16, flat: u16, sprite: u16) {
         sprite,
         ..Default::default()
     }];
+    let points: Vec<_> = vertices.iter().map(|v| Vec2::new(v.x, v.y)).collect();
+    let bsp = tools::nodes::build(&points, &walls).unwrap();
     let repr = MapRepr {
         title: "textures",
         vertices: &vertices,
@@ -84,7 +86,11 @@ fn load_in_engine(packed: &PackedTextures, wall: u16, flat: u16, sprite: u16) {
         palette: packed.palette.as_ref(),
         colormap: packed.colormap.as_deref(),
         sky: packed.sky,
-        bsp: None,
+        bsp: engine::format::BspRepr {
+            nodes: &bsp.nodes,
+            segs: &bsp.segs,
+            subsectors: &bsp.subsectors,
+        },
     };
     let needed = repr.emit(&mut []).unwrap_err().needed;
     let mut bytes = vec![0u8; needed];

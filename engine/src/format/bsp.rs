@@ -1,4 +1,4 @@
-//! The optional BSP of a compiled map: DOOM's nodes, segs and subsectors,
+//! The BSP of a compiled map: DOOM's nodes, segs and subsectors,
 //! validated once and read in place (see the format's essay in
 //! [`super`]).
 
@@ -24,18 +24,19 @@ pub struct BspView<'a> {
 }
 
 impl<'a> BspView<'a> {
-    /// The BSP of three section bodies (none: no BSP), checked against the
+    /// The BSP of three section bodies (all three required), checked against the
     /// rest of `map` (its walls and sectors already checked).
     pub(super) fn parse(
         nodes: Option<&'a [u8]>,
         segs: Option<&'a [u8]>,
         subsectors: Option<&'a [u8]>,
         map: &MapView<'_>,
-    ) -> Result<Option<BspView<'a>>, LoadError> {
+    ) -> Result<BspView<'a>, LoadError> {
         let (nodes, segs, subsectors) = match (nodes, segs, subsectors) {
-            (None, None, None) => return Ok(None),
             (Some(n), Some(s), Some(u)) => (n, s, u),
-            _ => return Err(LoadError::BadBsp(BspFault::Incomplete)),
+            (None, _, _) => return Err(LoadError::MissingSection(tag::BSP_NODES)),
+            (_, None, _) => return Err(LoadError::MissingSection(tag::BSP_SEGS)),
+            (_, _, None) => return Err(LoadError::MissingSection(tag::BSP_SUBSECTORS)),
         };
         let view = BspView {
             nodes: whole_records(nodes, tag::BSP_NODES, size::BSP_NODE)?,
@@ -55,7 +56,7 @@ impl<'a> BspView<'a> {
         view.check_segs(map)?;
         view.check_subsectors(map)?;
         view.check_nodes()?;
-        Ok(Some(view))
+        Ok(view)
     }
 
     fn check_segs(&self, map: &MapView<'_>) -> Result<(), LoadError> {

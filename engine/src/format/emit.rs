@@ -39,8 +39,9 @@ pub struct MapRepr<'a> {
     pub colormap: Option<&'a [u8; size::COLORMAP]>,
     /// The sky texture, if any.
     pub sky: Option<u16>,
-    /// The BSP, if any.
-    pub bsp: Option<BspRepr<'a>>,
+    /// The BSP (every map has one: the default, empty, is refused by the
+    /// loader).
+    pub bsp: BspRepr<'a>,
 }
 
 /// A map's BSP as plain records (see [`super::BspView`] for the rules the
@@ -106,14 +107,13 @@ impl MapRepr<'_> {
             add(tag::SKY, 2);
         }
         add(tag::INFO, self.title.len());
-        if let Some(b) = &self.bsp {
-            add(tag::BSP_NODES, b.nodes.len() * size::BSP_NODE);
-            add(tag::BSP_SEGS, b.segs.len() * size::BSP_SEG);
-            add(
-                tag::BSP_SUBSECTORS,
-                b.subsectors.len() * size::BSP_SUBSECTOR,
-            );
-        }
+        let b = &self.bsp;
+        add(tag::BSP_NODES, b.nodes.len() * size::BSP_NODE);
+        add(tag::BSP_SEGS, b.segs.len() * size::BSP_SEG);
+        add(
+            tag::BSP_SUBSECTORS,
+            b.subsectors.len() * size::BSP_SUBSECTOR,
+        );
         (out, n)
     }
 
@@ -257,7 +257,7 @@ impl MapRepr<'_> {
             tag::SKY => w.u16(self.sky.unwrap_or(super::NONE)),
             tag::INFO => w.bytes(self.title.as_bytes()),
             tag::BSP_NODES => {
-                for n in self.bsp.iter().flat_map(|b| b.nodes) {
+                for n in self.bsp.nodes {
                     for v in [n.x, n.y, n.dx, n.dy] {
                         w.i32(v.to_bits());
                     }
@@ -271,7 +271,7 @@ impl MapRepr<'_> {
                 }
             }
             tag::BSP_SEGS => {
-                for s in self.bsp.iter().flat_map(|b| b.segs) {
+                for s in self.bsp.segs {
                     for v in [s.from.x, s.from.y, s.to.x, s.to.y] {
                         w.i32(v.to_bits());
                     }
@@ -280,7 +280,7 @@ impl MapRepr<'_> {
                 }
             }
             tag::BSP_SUBSECTORS => {
-                for s in self.bsp.iter().flat_map(|b| b.subsectors) {
+                for s in self.bsp.subsectors {
                     w.u32(s.first_seg);
                     w.u16(s.seg_count);
                     w.u16(s.sector);

@@ -78,8 +78,6 @@ pub enum LoadError {
 /// of range, which have their own errors).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum BspFault {
-    /// Some of the three sections are present and some are not.
-    Incomplete,
     /// Nodes but no subsectors, or a subsector without segs.
     Empty,
     /// A node's child is not numbered below it.
@@ -141,7 +139,8 @@ impl fmt::Display for LoadError {
             LoadError::UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "format version {v} is not supported (this engine reads {})",
+                    "format version {v} is not supported (this engine reads {}): \
+                     compile the map again with this version's tools",
                     super::VERSION
                 )
             }

@@ -31,9 +31,9 @@
 //! | `CMAP` | `[u8; 256]`         | 8192  | optional light table: 32 maps, brightest first (DOOM's COLORMAP) |
 //! | `SKYT` | `u16`               | 2     | optional sky texture |
 //! | `INFO` | UTF-8 map title     | var.  | optional |
-//! | `BNOD` | [`BspNodeRecord`]   | 52    | optional BSP: partition x, y, dx, dy: 16.16; right and left boxes (top, bottom, left, right: 16.16); right, left child: u16 |
-//! | `BSEG` | [`BspSegRecord`]    | 20    | with `BNOD`: from x, y, to x, y: 16.16; wall: u16; side: u16 (0 front, 1 back) |
-//! | `BSUB` | [`SubsectorRecord`] | 8     | with `BNOD`: first seg: u32; seg count, sector: u16 |
+//! | `BNOD` | [`BspNodeRecord`]   | 52    | BSP: partition x, y, dx, dy: 16.16; right and left boxes (top, bottom, left, right: 16.16); right, left child: u16 |
+//! | `BSEG` | [`BspSegRecord`]    | 20    | from x, y, to x, y: 16.16; wall: u16; side: u16 (0 front, 1 back) |
+//! | `BSUB` | [`SubsectorRecord`] | 8     | first seg: u32; seg count, sector: u16 |
 //!
 //! `0xFFFF` means "none" for every optional index ([`NONE`]); a sector
 //! texture of [`SKY`] shows the sky. Unknown tags are skipped, so a later
@@ -46,9 +46,9 @@
 //! colour, so levels need no textures at all.
 //!
 //! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS` (the
-//! WAD's own for a DOOM-format map, the compiler's node builder's for a
-//! text map): they come together or not at all. A child with [`SUBSECTOR_CHILD`] set is a
-//! subsector, else a node numbered below its parent, and no node is the
+//! WAD's own for a DOOM-format map when it can be kept, else the
+//! compiler's node builder's), and every map has them: the renderer draws
+//! by them. A child with [`SUBSECTOR_CHILD`] set is a subsector, else a node numbered below its parent, and no node is the
 //! child of two; the root is the last node (or, with no nodes, subsector
 //! 0). So the tree has no cycles, a walk visits each node once, and the
 //! loader also bounds its depth ([`crate::config::MAX_BSP_DEPTH`]).
@@ -69,8 +69,9 @@ use crate::math::Fx;
 
 /// First four bytes of every compiled map.
 pub const MAGIC: [u8; 4] = *b"SPMP";
-/// The format version this engine reads and writes.
-pub const VERSION: u16 = 2;
+/// The format version this engine reads and writes (3: the BSP sections
+/// became required).
+pub const VERSION: u16 = 3;
 /// Bytes before the directory.
 pub const HEADER_LEN: usize = 8;
 /// Bytes per directory entry.

@@ -32,7 +32,7 @@ pub struct MapView<'a> {
     things: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
-    bsp: Option<BspView<'a>>,
+    bsp: BspView<'a>,
 }
 
 /// The blockmap part of a [`MapView`].
@@ -225,7 +225,7 @@ impl<'a> MapView<'a> {
             things,
             title,
             blockmap,
-            bsp: None,
+            bsp: BspView::default(),
         };
         view.check_textures()?;
         view.check_vertices()?;
@@ -479,8 +479,8 @@ impl<'a> MapView<'a> {
         Ok(())
     }
 
-    /// The map's BSP, if it has one.
-    pub fn bsp(&self) -> Option<BspView<'a>> {
+    /// The map's BSP.
+    pub fn bsp(&self) -> BspView<'a> {
         self.bsp
     }
 

@@ -1,37 +1,34 @@
 //! What the screen shows, walked through the map's BSP (DOOM's `r_bsp`
-//! and `r_segs`), for maps whose compiled form carries one: the
-//! alternative to the column walk (`portal`), chosen with
-//! [`super::Walk::Bsp`]. It draws by the column walk's rules (pegging,
-//! light, the sky hack, see-through textures, sprite clipping), so the
-//! two give the same pictures but for a row now and then at the edge of
-//! a wall; a test holds them to that.
+//! and `r_segs`). It draws by DOOM's rules (pegging, light, the sky
+//! hack, see-through textures, sprite clipping); a test holds its
+//! pictures to the plain reference walk (`super::reference`).
 //!
 //! ## The walk
 //!
 //! The tree is walked nearer side first, so subsectors come nearest
 //! first. A seg facing the camera covers the columns whose rays pass
-//! between its ends, found with the exact side tests the column walk's
-//! frame cache uses ([`sides`]). What does not change across the seg is
+//! between its ends, found with exact side tests of the ends against
+//! the columns' rays ([`sides`]). What does not change across the seg is
 //! worked out once per seg (DOOM's `R_StoreWallRange`: the wall's
 //! [`Prepared`] drawing, its textures, its floor and ceiling planes,
 //! and its heights' screen images at the first and last column, stepped
 //! in between as DOOM steps `topfrac`); then in each of its columns
-//! still open the ray meets the seg's wall ([`exit_depth`], exact, as in
-//! the column walk), and the crossing is drawn within the column's
+//! still open the ray meets the seg's wall ([`exit_depth`], exact), and the crossing is drawn within the column's
 //! window, which it then narrows (`SegDraw::column`, DOOM's
 //! `R_RenderSegLoop`). A column whose window closes (a one-sided wall, a
 //! closed door) is closed for good: a bitset of the open columns skips
 //! closed ones (a count of trailing zeros a word), and tells when a seg,
 //! or a node's bounding box seen from the camera, covers no open column,
 //! so that the walk skips it. Columns left open at the end show the
-//! background, as where the column walk's ray leaves the map.
+//! background: the view leaks out of the map there.
 //!
 //! Because subsectors come nearest first, each column sees its walls in
-//! the order the column walk meets them. The pictures differ where the
-//! stepped rows round the other way (a pixel at a wall's edge), where a
-//! ray passes within rounding of a split point the node builder placed
-//! off its wall, and where the map's sectors are not closed (the column
-//! walk sees the background there, this walk the walls beyond).
+//! the order a ray cast down the column would meet them. The pictures
+//! differ from such a ray's where the stepped rows round the other way
+//! (a pixel at a wall's edge), where a ray passes within rounding of a
+//! split point the node builder placed off its wall, and where the
+//! map's sectors are not closed (a ray sees the background there, this
+//! walk the walls beyond).
 //!
 //! ## What waits for the end of the walk
 //!
@@ -552,7 +549,7 @@ fn reserve<const N: usize>(pool: &mut HVec<Window, N>, n: usize, fill: Window) -
 }
 
 /// The sprites' clip windows and see-through textures of column `x`, as
-/// the column walk would have left them: `clips` for the sprites covering
+/// the walk left them: `clips` for the sprites covering
 /// it (of those with windows: the rest show nowhere, or were counted as
 /// dropped), and `masked` nearest first.
 #[allow(clippy::too_many_arguments)]
@@ -635,7 +632,7 @@ fn met(at: impl WallAt, x: usize, length: crate::math::Fx) -> (i64, i64, usize) 
 /// The see-through middle texture of the wall `m` met at depth `depth`,
 /// distance `along` it (16.16 bits) and light scale step `scale_step`,
 /// over rows `rows` of the opening, crossed at walk step `step` (what the
-/// column walk records); `None` if its texture is missing.
+/// walk records per column); `None` if its texture is missing.
 fn see_through<'a>(
     level: &Level<'a>,
     cache: &SectorCache<'a>,
@@ -656,7 +653,6 @@ fn see_through<'a>(
         level: lit,
         tex: TexSpan {
             texture,
-            id: part.texture,
             u: along + m.x_offset as i64,
             top: part.top,
         },
@@ -683,8 +679,8 @@ pub(crate) struct Recorder<'r, 'a, P, const HOLD: bool> {
     /// The column being drawn.
     pub(crate) x: usize,
     /// Whether each column's depth and texture column are worked out
-    /// exactly, as the column walk does, rather than stepped across the
-    /// seg (tests compare the two walks so).
+    /// exactly rather than stepped across the seg (a test compares the
+    /// two).
     pub(crate) exact_segs: bool,
 }
 
@@ -1588,7 +1584,7 @@ impl Stepped {
 /// Both stay within a small fraction of the exact values (the exact ones
 /// carry the rounding of each column's ray, the stepped ones that of the
 /// end columns'), so a wall's texture or light may fall a column
-/// earlier or later than the column walk's, where the two round
+/// earlier or later than the exact one's, where the two round
 /// differently.
 #[derive(Copy, Clone, Debug)]
 struct DepthStep {
@@ -1769,9 +1765,7 @@ struct PartTexture<'a> {
 
 /// What one seg visit draws with, worked out once (DOOM's
 /// `R_StoreWallRange`), so that each column (`SegDraw::column`, DOOM's
-/// `R_RenderSegLoop`) only projects, records and fills. It draws what
-/// the column walk draws at a crossing (`portal::column`), by the same
-/// rules.
+/// `R_RenderSegLoop`) only projects, records and fills.
 struct SegDraw<'p, 'a> {
     prep: &'p Prepared,
     here: SectorRef,

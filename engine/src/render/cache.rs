@@ -1,76 +1,38 @@
-//! What the walk learns once per frame instead of once per column: each
-//! column's ray, and for every sector a ray enters, the sector decoded and
-//! the walls a ray can leave it through, with the screen columns whose
-//! rays do.
+//! What the walk learns once per frame instead of once per column: the
+//! sectors it enters, decoded, with their floor and ceiling textures
+//! ([`SectorCache`]), the wall textures it draws, and which screen
+//! columns' rays pass on either side of a point ([`sides`]).
 //!
-//! ## Exits and their columns
+//! ## The columns on either side of a point
 //!
-//! A ray leaves sector `S` through wall `A -> B` (points relative to the
-//! camera) at a depth `t >= 0` only if
-//!
-//! * it crosses the wall from `S`'s side: from the front (right) when `S`
-//!   is the front sector, which needs `D x A >= 0 >= D x B`, or from the
-//!   back when `S` is the back sector, `D x A <= 0 <= D x B`;
-//! * and the camera is on that side too (or on the line): `A x B <= 0`
-//!   for the front, `>= 0` for the back, else the crossing is behind.
-//!
-//! The second test is per frame. For the first, the rays of successive
-//! columns turn strictly clockwise through less than half a turn (they
-//! are `F + k R` with `k` in `(-1, 1)`, and the truncation of their
-//! components moves them by at most a unit in the last place against a
-//! step of at least 2^7 between neighbours), so the sign of `D x A` over
-//! the columns changes at most once, with at most one zero where it does:
-//! the columns where `D x A >= 0` (or `<= 0`) are a prefix or a suffix of
-//! the screen, found by a binary search on the exact sign. A wall's
-//! columns are the intersection of its two ends' ranges, exactly the
-//! columns whose rays cross it the right way. Only those columns test it
-//! (exactly, as before); walls facing away or off screen are never
-//! tested at all.
-//!
-//! ## Which of two exits
-//!
-//! A non-convex sector (a room with a pillar, the camera's own room seen
-//! past a corner) often has two exits live in the same columns, and the
-//! walk would test both and compare their depths. But which of two walls
-//! a ray meets first changes at most once across the screen: with hits
-//! `t = n / (D x v)` (signs aside) for each wall's vector `v`,
-//! `t_a < t_b` comes down to the sign of `D x W` for one vector `W`
-//! (see [`FrameCache::live_exits`]), and that sign changes at most once
-//! as the rays turn, like `D x A` above. So when two exits stay the only
-//! live ones for a few columns, one binary search says which is nearer
-//! in each of them, and the walk tests that one first: if the ray leaves
-//! through it beyond the last crossing, the other need not be tested.
-//!
-//! ## Walls drawn
-//!
-//! For each exit the walk goes through, what does not change from column
-//! to column (its heights relative to the eye, its textures placed by
-//! the pegging rules, its light numbers, the sector behind) is worked out
-//! on the first column that needs it ([`Prepared`]) and kept for the
-//! rest of the frame, as are the wall textures it uses. Per column there
-//! is then one exact depth, one division for its reciprocal, and a
-//! multiplication per projected height.
+//! A ray `D` crosses the wall `A -> B` (points relative to the camera)
+//! from its front (right) only if `D x A >= 0 >= D x B`, from its back
+//! if `D x A <= 0 <= D x B`. The rays of successive columns turn
+//! strictly clockwise through less than half a turn (they are `F + k R`
+//! with `k` in `(-1, 1)`, and the truncation of their components moves
+//! them by at most a unit in the last place against a step of at least
+//! 2^7 between neighbours), so the sign of `D x A` over the columns
+//! changes at most once, with at most one zero where it does: the
+//! columns where `D x A >= 0` (or `<= 0`) are a prefix or a suffix of
+//! the screen, found by a binary search on the exact sign. A seg's
+//! columns are the intersection of its two ends' ranges ([`meet`]),
+//! exactly the columns whose rays cross it the right way.
 //!
 //! ## Bounds
 //!
-//! Everything is in fixed-size tables (about 78 KiB with 64-bit
-//! pointers): 128 sectors, 512 exits and 256 prepared walls per frame,
-//! more than any view of Freedoom's maps needs but one open map (MAP12:
-//! 303 sectors, 1240 exits). A sector that does not fit, or whose exits do not fit, is
-//! walked the slow way (every wall decoded and tested per column): the
-//! same pixels, later.
+//! Everything is in fixed-size tables: 128 sectors, 32 flats and 64 wall
+//! textures per frame. A sector that does not fit is decoded again at
+//! each use, a texture looked up again: the same pixels, later.
 
 use heapless::Vec as HVec;
 
-use super::portal::{Prepared, Surface, View};
+use super::portal::{Surface, View};
 use crate::config::MAX_SCREEN_WIDTH;
 use crate::format::{TextureView, NONE, SKY};
-use crate::world::{Level, Sector, SectorId, Wall, WallId};
+use crate::world::{Level, Sector, SectorId, Wall};
 
 /// Most sectors whose data one frame keeps.
 pub(crate) const MAX_CACHED_SECTORS: usize = 128;
-/// Most exits (wall, sector pairs) one frame keeps.
-pub(crate) const MAX_CACHED_EXITS: usize = 512;
 /// Slots of the sector index: a power of two, at least twice
 /// [`MAX_CACHED_SECTORS`].
 const INDEX_SLOTS: usize = 256;
@@ -78,41 +40,8 @@ const INDEX_SLOTS: usize = 256;
 const MAX_FLATS: usize = 32;
 /// An empty slot.
 const EMPTY: u16 = u16::MAX;
-/// Two live exits of a sector are put in order (see
-/// [`FrameCache::live_exits`]) when they stay the only two for at least
-/// this many columns; for fewer, the search costs more than it saves.
-const MIN_PAIR_COLUMNS: u16 = 4;
 /// Most wall textures one frame keeps (more are looked up at each use).
 const MAX_KEPT_TEXTURES: usize = 64;
-/// Most walls whose drawing one frame keeps worked out (more are worked
-/// out at each column): the walls the walk actually passes, fewer than
-/// the exits (the views of `scripts/digest`: up to 250 on E1M1, 219 on
-/// E3M7; MAP12's widest views fill the table).
-const MAX_PREPARED: usize = 256;
-
-/// A wall a ray can leave a sector through.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Exit {
-    /// The wall.
-    pub(crate) id: WallId,
-    /// Rays may leave through its front (the sector is in front).
-    pub(crate) front: bool,
-    /// Rays may leave through its back.
-    pub(crate) back: bool,
-    /// The slot of the sector on the other side, once looked up
-    /// ([`EMPTY`] before).
-    next: u16,
-    /// The sector on the other side (`None`: one-sided).
-    other: Option<SectorId>,
-    /// Where [`FrameCache::prepared`] keeps how it is drawn, once worked
-    /// out ([`EMPTY`] before).
-    prep: u16,
-    /// Its ends relative to the camera.
-    pub(crate) ends: Ends,
-    /// `ends.cross()`: the numerator of the depth of every hit on the
-    /// wall, the same in every column, so worked out once per frame.
-    pub(crate) cross: i128,
-}
 
 /// A wall's ends relative to the camera, and what follows from them
 /// alone: worked out once per frame for the walls the walk meets.
@@ -144,40 +73,6 @@ impl Ends {
     }
 }
 
-/// The exits that may hold a column, from [`FrameCache::live_exits`].
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Live {
-    /// `spans[first..end]`.
-    pub(crate) first: usize,
-    pub(crate) end: usize,
-    /// With exactly two, which of them the ray leaves through first if
-    /// it crosses both beyond the last crossing (ties going to the exit
-    /// first in the map's order), when known.
-    pub(crate) nearer: Option<usize>,
-}
-
-/// The columns `[x0, end)` whose rays may leave a sector through exit
-/// `exit`.
-#[derive(Copy, Clone, Debug)]
-pub(crate) struct Span {
-    pub(crate) x0: u16,
-    pub(crate) end: u16,
-    pub(crate) exit: u16,
-}
-
-/// The exits of a sector.
-#[derive(Copy, Clone, Debug)]
-enum Exits {
-    /// Not worked out yet.
-    Unknown,
-    /// `spans[start..end]` for the `start` the spans were built from,
-    /// sorted by first column; `spans[start..live]` have ended (see
-    /// [`FrameCache::live_exits`]), so only `live..end` is kept.
-    Cached { live: u16, end: u16 },
-    /// Too many to keep: walk the map's wall list.
-    Uncached,
-}
-
 /// What a floor or ceiling shows, for a sector slot.
 #[derive(Copy, Clone, Debug)]
 enum Surf {
@@ -191,28 +86,16 @@ enum Surf {
     Sky,
 }
 
-/// A sector, decoded, its exits and its floor and ceiling.
+/// A sector, decoded, and its floor and ceiling.
 #[derive(Copy, Clone, Debug)]
 struct CachedSector {
     id: SectorId,
     sector: Sector,
-    exits: Exits,
-    /// While the walk is left of `memo_end`, `spans[memo..memo +
-    /// memo_len]` are the only live exits (see
-    /// [`FrameCache::live_exits`]).
-    memo: u16,
-    memo_end: u16,
-    memo_len: u8,
-    /// Of two: whether the first is the nearer left of column `switch`
-    /// (the other from there on); `ordered` false if that is not known.
-    ordered: bool,
-    first_nearer: bool,
-    switch: u16,
     floor: Surf,
     ceiling: Surf,
 }
 
-/// The per-frame tables both walks use: the sectors seen, decoded, with
+/// The per-frame tables the walk uses: the sectors seen, decoded, with
 /// their floor and ceiling textures, and the wall textures drawn.
 pub(crate) struct SectorCache<'a> {
     /// Sector id to slot in `sectors` ([`EMPTY`]: none), open addressing.
@@ -224,32 +107,6 @@ pub(crate) struct SectorCache<'a> {
     kept: HVec<(u16, TextureView<'a>), MAX_KEPT_TEXTURES>,
 }
 
-/// The column walk's per-frame tables: the [`SectorCache`] (which it
-/// derefs to), and each sector's exits, their columns and how the walls
-/// the walk went through are drawn.
-pub(crate) struct FrameCache<'a> {
-    base: SectorCache<'a>,
-    /// The columns whose rays may leave through each exit.
-    spans: HVec<Span, MAX_CACHED_EXITS>,
-    exits: HVec<Exit, MAX_CACHED_EXITS>,
-    /// How the exits the walk went through are drawn.
-    preps: HVec<Prepared, MAX_PREPARED>,
-}
-
-impl<'a> core::ops::Deref for FrameCache<'a> {
-    type Target = SectorCache<'a>;
-
-    fn deref(&self) -> &SectorCache<'a> {
-        &self.base
-    }
-}
-
-impl<'a> core::ops::DerefMut for FrameCache<'a> {
-    fn deref_mut(&mut self) -> &mut SectorCache<'a> {
-        &mut self.base
-    }
-}
-
 /// Where a sector's data is: a slot of the cache, or (the cache full)
 /// the sector itself.
 #[derive(Copy, Clone, Debug)]
@@ -258,18 +115,6 @@ pub(crate) enum SectorRef {
     Slot(u16),
     /// Not cached.
     Direct(Sector),
-}
-
-impl<'a> FrameCache<'a> {
-    /// Empty tables.
-    pub(crate) fn new() -> FrameCache<'a> {
-        FrameCache {
-            base: SectorCache::new(),
-            spans: HVec::new(),
-            exits: HVec::new(),
-            preps: HVec::new(),
-        }
-    }
 }
 
 impl<'a> SectorCache<'a> {
@@ -283,7 +128,7 @@ impl<'a> SectorCache<'a> {
         }
     }
 
-    /// Texture `id` and where it is kept for [`FrameCache::kept_texture`]
+    /// Texture `id` and where it is kept for [`SectorCache::kept_texture`]
     /// (`u8::MAX`: not kept, the table full); `None` if there is no such
     /// texture.
     pub(crate) fn keep_texture(
@@ -301,7 +146,7 @@ impl<'a> SectorCache<'a> {
         }
     }
 
-    /// The texture kept in `slot` by [`FrameCache::keep_texture`].
+    /// The texture kept in `slot` by [`SectorCache::keep_texture`].
     #[inline]
     pub(crate) fn kept_texture(&self, slot: u8) -> Option<TextureView<'a>> {
         self.kept.get(slot as usize).map(|&(_, t)| t)
@@ -324,7 +169,7 @@ impl<'a> SectorCache<'a> {
         self.new_sector(level, view, id, h)
     }
 
-    /// [`FrameCache::sector`] for a sector not seen yet this frame, to go
+    /// [`SectorCache::sector`] for a sector not seen yet this frame, to go
     /// in index slot `h`.
     #[cold]
     #[inline(never)]
@@ -345,13 +190,6 @@ impl<'a> SectorCache<'a> {
         let entry = CachedSector {
             id,
             sector,
-            exits: Exits::Unknown,
-            memo: 0,
-            memo_end: 0,
-            memo_len: 0,
-            ordered: false,
-            first_nearer: false,
-            switch: 0,
             floor,
             ceiling,
         };
@@ -417,308 +255,6 @@ impl<'a> SectorCache<'a> {
             },
             Surf::Unknown if ceiling => resolve(level, view, s.ceiling_texture, s.ceiling_color),
             Surf::Unknown => resolve(level, view, s.floor_texture, s.floor_color),
-        }
-    }
-}
-
-impl<'a> FrameCache<'a> {
-    /// The slot of the sector on the other side of exit `i` (from the
-    /// sector it belongs to), if the wall is a portal.
-    pub(crate) fn next(
-        &mut self,
-        level: &Level<'a>,
-        view: &View<'a>,
-        i: usize,
-    ) -> Option<SectorRef> {
-        let e = self.exits.get(i)?;
-        if e.next != EMPTY {
-            return Some(SectorRef::Slot(e.next));
-        }
-        let r = self.base.sector(level, view, e.other?);
-        if let (SectorRef::Slot(s), Some(e)) = (r, self.exits.get_mut(i)) {
-            e.next = s;
-        }
-        Some(r)
-    }
-
-    /// The exits of the sector in slot `r` whose columns may hold column
-    /// `x`: `Some(range)` of [`FrameCache::span`], or `None` if the
-    /// sector's exits are not kept.
-    ///
-    /// The walk asks for columns left to right, so a span that has ended
-    /// never holds a later column: the spans are sorted by first column
-    /// when built, and every call moves those that have ended to the
-    /// front, out of the range it returns. A caller that meets a span
-    /// with `x0 > x` can stop (the rest start later still); one that meets
-    /// a span that has ended may skip it.
-    ///
-    /// The exits live in column `x` stay so until one ends or the next
-    /// starts: the sector remembers that column, and until then the call
-    /// returns them without looking at the spans. Of two, it also says
-    /// which is nearer in column `x` (see [`Live::nearer`]).
-    #[inline]
-    pub(crate) fn live_exits(
-        &mut self,
-        level: &Level<'_>,
-        view: &View<'_>,
-        r: SectorRef,
-        x: u16,
-    ) -> Option<Live> {
-        let SectorRef::Slot(slot) = r else {
-            return None;
-        };
-        let c = self.base.sectors.get(slot as usize)?;
-        if x < c.memo_end {
-            let first = c.memo as usize;
-            let nearer = (c.memo_len == 2 && c.ordered)
-                .then_some(first + ((x < c.switch) != c.first_nearer) as usize);
-            return Some(Live {
-                first,
-                end: first + c.memo_len as usize,
-                nearer,
-            });
-        }
-        let (live, end) = match c.exits {
-            Exits::Cached { live, end } => (live, end),
-            Exits::Uncached => return None,
-            Exits::Unknown => {
-                let e = self.build_exits(level, view, c.id);
-                if let Some(c) = self.base.sectors.get_mut(slot as usize) {
-                    c.exits = e;
-                }
-                match e {
-                    Exits::Cached { live, end } => (live, end),
-                    _ => return None,
-                }
-            }
-        };
-        // Move the spans that have ended, among those that have started,
-        // in front of `live`.
-        let mut new_live = live as usize;
-        let mut k = live as usize;
-        while let Some(&sp) = self.spans.get(k) {
-            if k >= end as usize || x < sp.x0 {
-                break;
-            }
-            if x >= sp.end {
-                self.spans.swap(k, new_live);
-                new_live += 1;
-            }
-            k += 1;
-        }
-        // The live exits stay the only ones until one ends or the next
-        // starts, and until then no span of this sector moves.
-        let count = k - new_live;
-        let mut memo_end = 0;
-        if (1..=u8::MAX as usize).contains(&count) {
-            memo_end = match self.spans.get(k) {
-                Some(next) if k < end as usize => next.x0,
-                _ => u16::MAX,
-            };
-            for sp in self.spans.get(new_live..k).unwrap_or(&[]) {
-                memo_end = memo_end.min(sp.end);
-            }
-        }
-        // Of two, which is nearer, and from which column the other is.
-        let order = match self.spans.get(new_live..k) {
-            // (Worth it for a few columns or more.)
-            Some(&[a, b]) if memo_end >= x.saturating_add(MIN_PAIR_COLUMNS) => {
-                self.pair_order(view, a.exit, b.exit, x, memo_end)
-            }
-            _ => None,
-        };
-        if let Some(c) = self.base.sectors.get_mut(slot as usize) {
-            c.exits = Exits::Cached {
-                live: new_live as u16,
-                end,
-            };
-            c.memo = new_live as u16;
-            c.memo_end = memo_end;
-            c.memo_len = count as u8;
-            c.ordered = order.is_some();
-            (c.first_nearer, c.switch) = order.unwrap_or((false, 0));
-        }
-        let nearer = order.map(|(first_nearer, _)| new_live + !first_nearer as usize);
-        Some(Live {
-            first: new_live,
-            end: k,
-            nearer,
-        })
-    }
-
-    /// Which of exits `a` and `b`, both live in columns `[x, end)`, a ray
-    /// leaves through first: `(a is nearer in column x, the first column
-    /// from which the other is)`. `None` if an exit can be left both ways
-    /// (the camera on its line), the order then unknown.
-    ///
-    /// Hits are `t = n / d` with `d = s (D x v)` for the wall's vector `v`
-    /// and `s = -1` when it is left through its front (so that `d > 0`),
-    /// `n = s (A - P) x (B - P)`. Cross-multiplying, `t_a < t_b` exactly
-    /// when `s_a s_b (D x W) < 0` for the one vector
-    /// `W = cross_a v_b - cross_b v_a`; and as the rays turn across the
-    /// columns, the sign of `D x W` changes at most once (the module's
-    /// note), so the nearer exit changes at most once, at a column found
-    /// by a binary search. On a tie the exit first in the map's order is
-    /// the nearer, as in the walk's comparison.
-    #[inline(never)]
-    fn pair_order(
-        &self,
-        rays: &impl Rays,
-        a: u16,
-        b: u16,
-        x: u16,
-        end: u16,
-    ) -> Option<(bool, u16)> {
-        let (ea, eb) = (self.exits.get(a as usize)?, self.exits.get(b as usize)?);
-        if ea.front == ea.back || eb.front == eb.back {
-            return None;
-        }
-        // Products below 2^67 * 2^34: no overflow in `i128`.
-        let w = |e: &Exit| {
-            (
-                (e.ends.bx - e.ends.ax) as i128,
-                (e.ends.by - e.ends.ay) as i128,
-            )
-        };
-        let ((vax, vay), (vbx, vby)) = (w(ea), w(eb));
-        let (wx, wy) = (
-            ea.cross * vbx - eb.cross * vax,
-            ea.cross * vby - eb.cross * vay,
-        );
-        // W shifted down to below 2^44, for a test in `i64` that usually
-        // decides: W = 2^k W' + r with 0 <= r < 2^k, so D x W differs
-        // from 2^k (D x W') by less than (|dx| + |dy|) 2^k <= 2^18 2^k.
-        let k = (128 - wx.unsigned_abs().max(wy.unsigned_abs()).leading_zeros()).saturating_sub(44);
-        let (sx, sy) = ((wx >> k) as i64, (wy >> k) as i64);
-        let same = ea.front == eb.front;
-        let a_first = a < b;
-        let a_nearer = |x: u16| {
-            let (dx, dy) = rays.ray(x as usize);
-            // |D| <= 2^17 a component: below 2^62.
-            let rough = dx * sy - dy * sx;
-            let g = if rough.unsigned_abs() >= 1 << 19 {
-                rough.signum() as i128
-            } else {
-                // |D| <= 2^17, |W| < 2^102.
-                dx as i128 * wy - dy as i128 * wx
-            };
-            let g = if same { g } else { -g };
-            g < 0 || (g == 0 && a_first)
-        };
-        let at_x = a_nearer(x);
-        // The first column of (x, end) where the nearer one differs.
-        let (mut lo, mut hi) = (x.saturating_add(1), end);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if a_nearer(mid) == at_x {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        Some((at_x, lo))
-    }
-
-    /// Span `k`.
-    #[inline]
-    pub(crate) fn span(&self, k: usize) -> Option<Span> {
-        self.spans.get(k).copied()
-    }
-
-    /// Exit `i`.
-    #[inline]
-    pub(crate) fn exit(&self, i: usize) -> Option<&Exit> {
-        self.exits.get(i)
-    }
-
-    /// How exit `i` is drawn, if worked out this frame.
-    #[inline]
-    pub(crate) fn prepared(&self, i: usize) -> Option<&Prepared> {
-        let e = self.exits.get(i)?;
-        self.preps.get(e.prep as usize)
-    }
-
-    /// Remembers how exit `i` is drawn (replacing what was); `false` if
-    /// there is no room (the caller then keeps it itself).
-    pub(crate) fn set_prepared(&mut self, i: usize, prep: Prepared) -> bool {
-        let Some(e) = self.exits.get_mut(i) else {
-            return false;
-        };
-        if let Some(p) = self.preps.get_mut(e.prep as usize) {
-            *p = prep;
-            return true;
-        }
-        if self.preps.push(prep).is_err() {
-            return false;
-        }
-        e.prep = (self.preps.len() - 1) as u16;
-        true
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn build_exits(&mut self, level: &Level<'_>, view: &View<'_>, id: SectorId) -> Exits {
-        let start = self.exits.len();
-        let mut memo = SidesMemo::default();
-        for wid in level.sector_walls(id) {
-            let wall = level.wall(wid);
-            let front = wall.front == id;
-            let back = wall.back == Some(id);
-            // Which side the camera is on, exactly.
-            let ends = Ends::new(view, &wall);
-            let num = ends.cross();
-            let front = front && num <= 0;
-            let back = back && num >= 0;
-            if !front && !back {
-                continue;
-            }
-            // Walls of a loop share ends: B of one is A of the next.
-            let (sa, sb) = (
-                memo.get(view, ends.ax, ends.ay),
-                memo.get(view, ends.bx, ends.by),
-            );
-            let mut span = (usize::MAX, 0usize);
-            let mut add = |(lo, hi): (usize, usize)| {
-                if lo < hi {
-                    span = (span.0.min(lo), span.1.max(hi));
-                }
-            };
-            if front {
-                add(meet(sa.nonneg, sb.nonpos));
-            }
-            if back {
-                add(meet(sa.nonpos, sb.nonneg));
-            }
-            if span.0 >= span.1 {
-                continue;
-            }
-            let exit = Exit {
-                id: wid,
-                front,
-                back,
-                next: EMPTY,
-                other: wall.other_side(id),
-                prep: EMPTY,
-                ends,
-                cross: num,
-            };
-            let sp = Span {
-                x0: span.0 as u16,
-                end: span.1 as u16,
-                exit: self.exits.len() as u16,
-            };
-            if self.exits.push(exit).is_err() || self.spans.push(sp).is_err() {
-                self.exits.truncate(start);
-                self.spans.truncate(start);
-                return Exits::Uncached;
-            }
-        }
-        if let Some(spans) = self.spans.get_mut(start..) {
-            spans.sort_unstable_by_key(|s| s.x0);
-        }
-        Exits::Cached {
-            live: start as u16,
-            end: self.exits.len() as u16,
         }
     }
 }
@@ -836,25 +372,6 @@ pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
                     nonneg: after,
                     nonpos: before,
                 }
-            }
-        }
-    }
-}
-
-/// The last point [`sides`] was asked about.
-#[derive(Default)]
-struct SidesMemo {
-    last: Option<((i64, i64), Sides)>,
-}
-
-impl SidesMemo {
-    fn get(&mut self, rays: &impl Rays, x: i64, y: i64) -> Sides {
-        match self.last {
-            Some((p, s)) if p == (x, y) => s,
-            _ => {
-                let s = sides(rays, x, y);
-                self.last = Some(((x, y), s));
-                s
             }
         }
     }
@@ -1019,108 +536,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// Which of two exits a ray leaves through first, as `pair_order`
-    /// works it out once for a run of columns, is what comparing the two
-    /// exact depths in each column gives (ties to the exit first in the
-    /// map's order): walls near and far, at every angle, both ways.
-    #[test]
-    fn the_nearer_of_two_exits_changes_at_most_once() {
-        let mut seed = 11;
-        let mut runs = 0;
-        for _ in 0..4000 {
-            let width = [2, 3, 16, 320, 1024][next(&mut seed) as usize % 5];
-            let angle = (next(&mut seed) % (360 * 64)) as i32;
-            let all = rays(width, angle);
-            let rays = &all[..width];
-            let scale = [1 << 12, 1 << 16, 1 << 24, 1 << 32][next(&mut seed) as usize % 4];
-            let mut coord = || {
-                let r = next(&mut seed) as i64;
-                (r % (2 * scale + 1)) - scale
-            };
-            let mut cache = FrameCache::new();
-            // Often the two share an end, as walls of one sector do: the
-            // ray through the corner meets both at the same depth.
-            // Often on a column's ray, where the two tie exactly.
-            let (cx, cy, pick) = (coord(), coord(), coord());
-            let on = rays[pick.unsigned_abs() as usize % width];
-            let m = pick.abs() >> 17;
-            let corner = match pick % 3 {
-                0 => (cx, cy),
-                _ => (on.0 as i64 * m, on.1 as i64 * m),
-            };
-            let shared = cx % 4 != 0;
-            for id in 0..2u16 {
-                let mut ends = Ends {
-                    ax: coord(),
-                    ay: coord(),
-                    bx: coord(),
-                    by: coord(),
-                };
-                if shared && id == 0 {
-                    (ends.bx, ends.by) = corner;
-                } else if shared {
-                    (ends.ax, ends.ay) = corner;
-                }
-                let front = ends.cross() <= 0;
-                let exit = Exit {
-                    id: WallId(id),
-                    front,
-                    back: !front,
-                    next: EMPTY,
-                    other: None,
-                    prep: EMPTY,
-                    ends,
-                    cross: ends.cross(),
-                };
-                assert!(cache.exits.push(exit).is_ok());
-            }
-            // The exact depth `(n, d)`, `d > 0`, where column `x`'s ray
-            // leaves through exit `i`, if it does.
-            let hit = |i: usize, x: usize| {
-                let e = cache.exits[i];
-                let (dx, dy) = (rays[x].0 as i64, rays[x].1 as i64);
-                let ca = dx * e.ends.ay - dy * e.ends.ax;
-                let cb = dx * e.ends.by - dy * e.ends.bx;
-                let den = cb - ca;
-                let leaves = if e.front {
-                    den < 0 && ca >= 0 && cb <= 0
-                } else {
-                    den > 0 && ca <= 0 && cb >= 0
-                };
-                let s: i128 = if e.front { -1 } else { 1 };
-                leaves.then_some((s * e.cross, s * den as i128))
-            };
-            let a_nearer = |x: usize| {
-                let ((na, da), (nb, db)) = (hit(0, x).unwrap(), hit(1, x).unwrap());
-                na * db <= nb * da
-            };
-            // Each run of columns where the rays leave through both.
-            let mut x = 0;
-            while x < width {
-                if hit(0, x).is_none() || hit(1, x).is_none() {
-                    x += 1;
-                    continue;
-                }
-                let mut end = x;
-                while end < width && hit(0, end).is_some() && hit(1, end).is_some() {
-                    end += 1;
-                }
-                // From any column of the run on.
-                let start = x + next(&mut seed) as usize % (end - x);
-                let (first, switch) = cache
-                    .pair_order(&Table(rays), 0, 1, start as u16, end as u16)
-                    .unwrap();
-                for c in start..end {
-                    let want = a_nearer(c);
-                    let got = if c < switch as usize { first } else { !first };
-                    assert_eq!(got, want, "{width} {angle} {scale} {start}..{end} at {c}");
-                }
-                runs += 1;
-                x = end;
-            }
-        }
-        assert!(runs > 500, "{runs} runs");
     }
 }

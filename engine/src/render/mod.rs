@@ -1,22 +1,17 @@
-//! The renderer: one ray per screen column through the sector graph.
+//! The renderer: the map's BSP walked nearest subsector first, as DOOM
+//! walks it.
 //!
-//! (The other walk, `bsp`, goes through the map's BSP as DOOM does and
-//! draws by the same rules, for the same pictures but for a pixel at a
-//! wall's edge and a wall's texture column or light now and then a
-//! column off. It is the default where a map has a BSP ([`Walk::Bsp`]:
-//! the faster on the desktop, on the N64 at least as fast); the column
-//! walk draws maps without one, and whenever [`Walk::Columns`] asks for
-//! it.
-//! Everything below holds for both.)
-//!
-//! `portal` decides what each column sees (which walls, at which depth,
-//! through which portals, with which clip window, and which rows of each
-//! sprite the walls in front of it leave open), from what `cache` learns
-//! once per frame (the sectors the rays enter, decoded, and the screen
-//! columns whose rays can leave each through each wall); `sprite` decides
-//! which sprites are in view and where; `planes` draws floors and
-//! ceilings in horizontal spans, as DOOM does; `draw` touches pixels and
-//! nothing else. Everything draws into a caller-owned [`Frame`].
+//! `bsp` decides what the screen shows: which segs face the camera,
+//! which columns each covers and which of those are still open, and
+//! where each seg's wall meets each column's ray (exactly, with
+//! `portal`'s camera view and wall preparation, from the sectors
+//! `cache` decodes once per frame); `sprite` decides which sprites are
+//! in view and where; `planes` draws floors and ceilings in horizontal
+//! spans, as DOOM does; `draw` touches pixels and nothing else.
+//! Everything draws into a caller-owned [`Frame`]. Every compiled map
+//! carries a BSP (the format requires it), so there is one walk; tests
+//! hold it to a plain reference walk (`reference`: a ray a column, every
+//! wall tested, in doubles).
 //!
 //! ## What is drawn, and how DOOM would draw it
 //!
@@ -41,16 +36,14 @@
 //! step, one lookup in [`Shades`] per pixel. Per pixel there are only
 //! adds, shifts, masks and table lookups; divisions happen once per run
 //! of pixels (walls) or per span (floors, none). Walls and the sky are
-//! drawn as the walk reaches them, floors and ceilings when their spans
-//! end, see-through textures and sprites last, over them.
+//! drawn as the walk reaches them, floors and ceilings once the walk is
+//! done, see-through textures and sprites last, over them.
 //!
-//! All storage is bounded and on the stack (about 126 KiB with 64-bit
+//! All storage is bounded and on the stack (under 128 KiB with 64-bit
 //! pointers, see `stack_scratch_stays_small`). What does not fit in the
 //! per-frame tables is worked out the slow way, with the same pixels (a
-//! sector's walls tested one by one, a floor run drawn on the spot, a
-//! sprite's column drawn before the floors under it, flushing them
-//! first); what the frame cannot hold at all is dropped and counted in
-//! [`RenderStats`].
+//! sector decoded again, a floor run drawn on the spot); what the frame
+//! cannot hold at all is dropped and counted in [`RenderStats`].
 
 /// A switch for tests, `mod $name` with `always()`: `false` outside
 /// tests, at no cost; in tests, set per thread with `set(on)`, so that a
@@ -98,6 +91,8 @@ pub mod frame;
 mod light;
 mod planes;
 mod portal;
+#[cfg(test)]
+mod reference;
 pub mod shade;
 mod sprite;
 
@@ -112,9 +107,9 @@ use crate::format::TextureView;
 use crate::game::Game;
 use crate::math::{Angle, Fx, Vec2};
 use crate::world::{Level, SectorId};
-use cache::{SectorCache, SectorRef};
-use draw::{FlatRun, MaskedRun, WallTexels};
-use portal::{Masked, Paint, SpriteClip, TexSpan, View, MAX_MASKED_PER_COLUMN};
+use cache::SectorCache;
+use draw::{FlatRun, MaskedRun};
+use portal::{Masked, SpriteClip, View, MAX_MASKED_PER_COLUMN};
 use sprite::{Source, Visible};
 
 /// Where the view is: a point, an eye height, a facing and the sector the
@@ -136,9 +131,8 @@ pub struct Camera {
 pub struct RenderStats {
     /// Portals crossed, over all columns.
     pub portals_crossed: u32,
-    /// Exact wall intersection tests, over all columns. (A wall is tested
-    /// in a column only if, by a once-per-frame check, the column's ray
-    /// can leave the sector through it.)
+    /// Exact wall intersection tests, over all columns: one for each
+    /// column still open that a seg facing the camera covers.
     pub walls_tested: u32,
     /// Columns that hit [`crate::config::MAX_PORTALS_PER_COLUMN`].
     pub columns_truncated: u32,
@@ -160,13 +154,13 @@ pub struct RenderStats {
 /// `shades`, with the map's decorations (things of kind
 /// [`crate::format::kind::DECORATION`]) as sprites.
 ///
-/// One ray per column walks the sector graph from `camera.sector` (see the
-/// `portal` module); horizontal field of view 90 degrees, the same focal
+/// The map's BSP is walked nearest subsector first, as DOOM walks it (see
+/// the `bsp` module); horizontal field of view 90 degrees, the same focal
 /// length (`width / 2` pixels) vertically. Every pixel of the frame is
-/// written, whatever the camera: what no ray reaches (outside the map, a
-/// camera sector that does not exist, a column past
-/// [`crate::config::MAX_PORTALS_PER_COLUMN`]) is black. Integer-only, so
-/// the same inputs give the same pixels everywhere.
+/// written, whatever the camera: what no wall closes (a gap in the map's
+/// walls, a camera outside the map, a camera sector that does not exist)
+/// is black. Integer-only, so the same inputs give the same pixels
+/// everywhere.
 ///
 /// Surfaces with textures are drawn textured the way DOOM draws them
 /// (pegging, offsets, flats, the sky, see-through middle textures);
@@ -178,19 +172,8 @@ pub fn render<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_by(level, camera, shades, frame, Walk::default())
-}
-
-/// [`render`] by the walk `walk`.
-pub fn render_by<P: Pixel>(
-    level: &Level<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    frame: &mut Frame<'_, P>,
-    walk: Walk,
-) -> RenderStats {
     let sources = sprite::decorations(level);
-    render_sources_by(level, camera, shades, sources, frame, walk)
+    render_sources(level, camera, shades, sources, frame)
 }
 
 /// [`render`] with `sprites` instead of the map's decorations.
@@ -209,7 +192,8 @@ pub fn render_scene<P: Pixel>(
     sprites: &[Sprite],
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_scene_by(level, camera, shades, sprites, frame, Walk::default())
+    let sources = sprites.iter().map(Source::from);
+    render_sources(level, camera, shades, sources, frame)
 }
 
 /// Renders what the player of `game` sees: [`render_scene`] from
@@ -232,81 +216,29 @@ pub fn render_game_from<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_game_from_by(game, camera, shades, frame, Walk::default())
-}
-
-/// [`render_game_from`] by the walk `walk`.
-pub fn render_game_from_by<P: Pixel>(
-    game: &Game<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    frame: &mut Frame<'_, P>,
-    walk: Walk,
-) -> RenderStats {
     let level = game.level();
     let sources = sprite::decorations(level).chain(sprite::bodies(game));
-    render_sources_by(level, camera, shades, sources, frame, walk)
+    render_sources(level, camera, shades, sources, frame)
 }
 
-/// Which walk decides what each column sees.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub enum Walk {
-    /// One ray per column through the sector graph, whatever the map.
-    Columns,
-    /// Through the map's BSP, nearest subsector first (DOOM's way), when
-    /// the map has one; else [`Walk::Columns`]. The pictures are the
-    /// column walk's but for a row now and then at the edge of a wall
-    /// (rows are stepped across a wall, as DOOM steps them), a wall's
-    /// texture column or light now and then a column off (its depth and
-    /// texture column are stepped too, one division a column), and where
-    /// the view leaks out of the map (this walk sees the walls around
-    /// the leak, the column walk the background). The default: on the
-    /// desktop the faster (fewer instructions and fewer mispredicted
-    /// branches a frame), on the N64 at least as fast (see
-    /// docs/performance-log.md, *The BSP walk, tuned*).
-    #[default]
-    Bsp,
-}
-
-/// [`render_scene`] by the walk `walk`.
-pub fn render_scene_by<P: Pixel>(
-    level: &Level<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    sprites: &[Sprite],
-    frame: &mut Frame<'_, P>,
-    walk: Walk,
-) -> RenderStats {
-    render_sources_by(
-        level,
-        camera,
-        shades,
-        sprites.iter().map(Source::from),
-        frame,
-        walk,
-    )
-}
-
-fn render_sources_by<'a, P: Pixel>(
+fn render_sources<'a, P: Pixel>(
     level: &Level<'a>,
     camera: &Camera,
     shades: &Shades<P>,
     sources: impl Iterator<Item = Source>,
     frame: &mut Frame<'_, P>,
-    walk: Walk,
 ) -> RenderStats {
-    render_sources_with(level, camera, shades, sources, frame, walk, false)
+    render_sources_with(level, camera, shades, sources, frame, false)
 }
 
-/// [`render_sources_by`], the BSP walk's segs drawn exactly in every
-/// column if `exact_segs` (see [`bsp::Recorder::exact_segs`]).
+/// [`render_sources`], the segs drawn exactly in every column if
+/// `exact_segs` (see [`bsp::Recorder::exact_segs`]).
 fn render_sources_with<'a, P: Pixel>(
     level: &Level<'a>,
     camera: &Camera,
     shades: &Shades<P>,
     sources: impl Iterator<Item = Source>,
     frame: &mut Frame<'_, P>,
-    walk: Walk,
     exact_segs: bool,
 ) -> RenderStats {
     let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
@@ -316,6 +248,16 @@ fn render_sources_with<'a, P: Pixel>(
     } else {
         view
     };
+    let mut stats = RenderStats::default();
+    if !view.has_sector() {
+        // No sector to see from: nothing is in view.
+        let pixels = frame.pixels_mut();
+        for x in 0..width {
+            draw_background(pixels, stride, x, (0, height));
+        }
+        stats.columns_leaked = width as u32;
+        return stats;
+    }
     let mut planes = planes::Planes::new(&view);
     // Filled row by row: a zeroed array first would be 3 KB of stores a
     // frame.
@@ -323,13 +265,9 @@ fn render_sources_with<'a, P: Pixel>(
     for r in draw::recip_rows(view.focal_width as usize, height) {
         let _ = recip.push(r);
     }
-    let mut stats = RenderStats::default();
     let mut visible: HVec<Visible<'a>, MAX_VISIBLE_SPRITES> = HVec::new();
-    if view.has_sector() {
-        sprite::project(level, &view, sources, &mut visible, &mut stats);
-    }
+    sprite::project(level, &view, sources, &mut visible, &mut stats);
     stats.sprites_drawn = visible.len() as u32;
-    let mut overlays: HVec<Overlay, MAX_OVERLAYS> = HVec::new();
     let batched_walls = frame.has_batched_walls();
     let mut painter = Painter {
         level,
@@ -340,23 +278,10 @@ fn render_sources_with<'a, P: Pixel>(
         view: &view,
         recip: &recip,
         planes: &mut planes,
-        overlays: &mut overlays,
-        defer: false,
-        floors_drawn: false,
         shades,
-        sky_column: None,
         exact_segs,
     };
-    let bsp = match walk {
-        Walk::Bsp if view.has_sector() => level.map().bsp(),
-        _ => None,
-    };
-    // Each walk keeps its own tables (the column walk's are the larger),
-    // so only one walk's are on the stack.
-    match bsp {
-        Some(bsp) => bsp_frame(&mut painter, &bsp, &mut visible, &mut stats),
-        None => column_frame(&mut painter, &mut visible, &mut stats),
-    }
+    bsp_frame(&mut painter, &level.map().bsp(), &mut visible, &mut stats);
     stats
 }
 
@@ -372,10 +297,6 @@ struct ActiveSprites {
 }
 
 impl ActiveSprites {
-    fn new(visible: &[Visible<'_>]) -> ActiveSprites {
-        ActiveSprites::of(visible, |_| true)
-    }
-
     /// Those of `visible` that `keep` keeps.
     fn of(visible: &[Visible<'_>], keep: impl Fn(usize) -> bool) -> ActiveSprites {
         let mut order: HVec<u32, MAX_VISIBLE_SPRITES> = visible
@@ -407,75 +328,13 @@ impl ActiveSprites {
     }
 }
 
-/// The column walk: each column walked, then its see-through textures and
-/// sprites drawn.
+/// The BSP walk (see `bsp`), then column by column the floor and ceiling
+/// runs it recorded, see-through textures and sprites.
 ///
 /// The tables live in this function's frame and the walk in another's:
 /// on the N64's MIPS, a local more than 32 KiB from the stack pointer
-/// takes extra instructions at every use, and the frame cache alone is
-/// larger than that (with the tables in the walk's own frame, E1M1's
-/// first view took 4% more Count ticks).
-#[inline(never)]
-fn column_frame<'a, P: Pixel>(
-    painter: &mut Painter<'_, '_, 'a, P>,
-    visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
-    stats: &mut RenderStats,
-) {
-    let mut frame_cache = cache::FrameCache::new();
-    column_walk(painter, &mut frame_cache, visible, stats);
-}
-
-#[inline(never)]
-fn column_walk<'a, P: Pixel>(
-    painter: &mut Painter<'_, '_, 'a, P>,
-    cache: &mut cache::FrameCache<'a>,
-    visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
-    stats: &mut RenderStats,
-) {
-    let (level, view) = (painter.level, painter.view);
-    let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
-    let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
-    let mut sprites = ActiveSprites::new(visible);
-    let start = portal::start(level, view, cache);
-    for x in 0..view.width as usize {
-        masked.clear();
-        clips.clear();
-        for &i in sprites.at(x, visible) {
-            if let Some(v) = visible.get(i as usize) {
-                // (Their order does not matter: they are sorted below.)
-                let _ = clips.push(SpriteClip {
-                    depth: v.depth,
-                    at: (v.x, v.y),
-                    top: 0,
-                    bottom: view.height as i16,
-                    slot: -1,
-                    index: i,
-                });
-            }
-        }
-        painter.x = x;
-        painter.sky_column = None;
-        portal::column(
-            level,
-            view,
-            cache,
-            start,
-            x,
-            stats,
-            &mut masked,
-            &mut clips,
-            painter,
-        );
-        painter.end_column();
-        painter.overlays_of_column(&mut clips, &masked, visible);
-    }
-    painter.finish(cache, visible);
-}
-
-/// The BSP walk (see `bsp`), then column by column the floor and ceiling
-/// runs it recorded, see-through textures and sprites.
-/// (Its tables in this function's frame, the walk in another's, as for
-/// [`column_frame`].)
+/// takes extra instructions at every use, and the tables are larger
+/// than that.
 #[inline(never)]
 fn bsp_frame<'a, P: Pixel>(
     painter: &mut Painter<'_, '_, 'a, P>,
@@ -593,8 +452,6 @@ fn bsp_walk<'a, P: Pixel>(
         shades: painter.shades,
     };
     painter.planes.draw_visplanes(visplanes, &mut target);
-    // So the sprites and see-through textures are drawn as they come.
-    painter.floors_drawn = true;
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     // Only the sprites the walk kept windows for may show.
@@ -603,7 +460,6 @@ fn bsp_walk<'a, P: Pixel>(
         masked.clear();
         clips.clear();
         painter.x = x;
-        painter.sky_column = None;
         let active = sprites.at(x, visible);
         bsp::column_overlays(
             level,
@@ -619,31 +475,10 @@ fn bsp_walk<'a, P: Pixel>(
         );
         painter.overlays_of_column(&mut clips, &masked, visible);
     }
-    painter.finish(cache, visible);
 }
 
-/// Most see-through columns (sprites and middle textures) one frame keeps
-/// to draw after the floors and ceilings; the columns that would not fit
-/// draw theirs on the spot, flushing the floor spans under them first.
-const MAX_OVERLAYS: usize = 384;
-
-/// A see-through column waiting for the floors under it.
-#[derive(Copy, Clone, Debug)]
-struct Overlay {
-    x: u16,
-    y0: u16,
-    y1: u16,
-    /// Texture column (not yet wrapped).
-    column: i32,
-    frac: u32,
-    step: u32,
-    /// The sprite (an index into the visible ones) or the texture.
-    texture: u16,
-    sprite: bool,
-    level: u8,
-}
-
-/// Turns one column's spans, see-through textures and sprites into fills.
+/// What the walk and the overlays draw with: the frame, the view and the
+/// tables of one frame.
 struct Painter<'p, 'v, 'a, P> {
     level: &'v Level<'a>,
     pixels: &'p mut [P],
@@ -655,25 +490,15 @@ struct Painter<'p, 'v, 'a, P> {
     recip: &'v [u32],
     /// Floors and ceilings, kept over the frame.
     planes: &'v mut planes::Planes<'a>,
-    /// See-through columns drawn after the floors, and whether this
-    /// column's go there.
-    overlays: &'v mut HVec<Overlay, MAX_OVERLAYS>,
-    defer: bool,
-    /// Every floor and ceiling is drawn already (the BSP walk's, after
-    /// its visplanes): see-through columns need not wait for them.
-    floors_drawn: bool,
     shades: &'v Shades<P>,
-    /// The sky column for this screen column, once needed.
-    sky_column: Option<i32>,
     /// See [`bsp::Recorder::exact_segs`].
     exact_segs: bool,
 }
 
 impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
     /// Draws this column's see-through textures (`masked`, nearest
-    /// first) and sprites (`clips`), far to near: later, over the
-    /// finished floors, if there is room for all of them, else now.
-    /// (Most columns have none, and are spared the call.)
+    /// first) and sprites (`clips`), far to near, over the finished
+    /// floors. (Most columns have none, and are spared the call.)
     #[inline(always)]
     fn overlays_of_column(
         &mut self,
@@ -693,8 +518,6 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
         masked: &[Masked<'a>],
         visible: &mut [Visible<'a>],
     ) {
-        self.defer =
-            !self.floors_drawn && self.overlays.len() + clips.len() + masked.len() <= MAX_OVERLAYS;
         // Far to near: a see-through texture whose portal is in front of
         // a sprite (its step at most the sprite's slot) goes after it.
         clips.sort_unstable_by_key(|c| core::cmp::Reverse((c.slot, c.depth, c.index)));
@@ -714,43 +537,6 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
         }
         for mk in masked.get(..m).unwrap_or(&[]).iter().rev() {
             self.masked(mk);
-        }
-    }
-
-    /// After the last column: the open floor spans, then the see-through
-    /// columns that waited for them.
-    fn finish(&mut self, cache: &mut SectorCache<'a>, visible: &[Visible<'a>]) {
-        let level = self.level;
-        let mut target = planes::Target {
-            pixels: &mut *self.pixels,
-            stride: self.stride,
-            recip: self.recip,
-            shades: self.shades,
-        };
-        self.planes.finish(self.view.width as usize, &mut target);
-        for o in self.overlays.iter() {
-            let texture = if o.sprite {
-                visible.get(o.texture as usize).map(|v| v.texture)
-            } else {
-                cache.keep_texture(level, o.texture).map(|(t, _)| t)
-            };
-            if let Some(t) = texture {
-                let run = MaskedRun {
-                    x: o.x as usize,
-                    y0: o.y0 as usize,
-                    y1: o.y1 as usize,
-                    frac: o.frac,
-                    step: o.step,
-                };
-                let texels = draw::masked_column(&t, o.column);
-                draw::fill_masked(
-                    target.pixels,
-                    self.stride,
-                    run,
-                    texels,
-                    self.shades.row(o.level as usize),
-                );
-            }
         }
     }
 }
@@ -778,50 +564,6 @@ fn draw_sky<P: Pixel>(
     draw::fill_wall(pixels, stride, (x, y0, y1), (column, v0, step), &sky, shade);
 }
 
-/// A wall in rows `(y0, y1)` of column `x` at `depth` (16.16 bits), lit
-/// at `level`: a texture column, or (without a texture) palette colour
-/// `color`.
-///
-/// Always inlined, with [`draw::fill_column`]: a wall column's set-up
-/// (its texel step and row, the texture's column, the run's slice of the
-/// frame) is as long as a short column's pixels, and inlined into the
-/// seg's column loop it keeps its values in registers instead of passing
-/// them through the stack twice (the E1M1 turn: 1,255,954 instructions
-/// a frame to 1,212,883).
-#[allow(clippy::too_many_arguments)]
-#[inline(always)]
-fn draw_wall<P: Pixel>(
-    pixels: &mut [P],
-    stride: usize,
-    view: &View<'_>,
-    shades: &Shades<P>,
-    x: usize,
-    (y0, y1): (usize, usize),
-    (color, level, depth): (u8, usize, i64),
-    tex: Option<&TexSpan<'_>>,
-) {
-    match tex {
-        Some(t) => {
-            let step = view.per_row(depth);
-            let v0 = view.texel_row(t.top, step, y0);
-            let u = (t.u >> 16) as i32;
-            let texels = WallTexels::Any(t.texture);
-            draw::fill_wall(
-                pixels,
-                stride,
-                (x, y0, y1),
-                (u, v0, step),
-                &texels,
-                shades.row(level),
-            );
-        }
-        None => {
-            let pixel = shades.get(level, color);
-            draw::fill_flat(pixels, stride, FlatRun { x, y0, y1, pixel });
-        }
-    }
-}
-
 /// Nothing seen in rows `(y0, y1)` of column `x`: black.
 fn draw_background<P: Pixel>(pixels: &mut [P], stride: usize, x: usize, (y0, y1): (usize, usize)) {
     let pixel = P::from_rgb(0, 0, 0);
@@ -829,47 +571,6 @@ fn draw_background<P: Pixel>(pixels: &mut [P], stride: usize, x: usize, (y0, y1)
 }
 
 impl<P: Pixel> Painter<'_, '_, '_, P> {
-    /// The column's floor and ceiling runs are all in (see
-    /// [`planes::Planes::end_column`]).
-    fn end_column(&mut self) {
-        let mut target = planes::Target {
-            pixels: &mut *self.pixels,
-            stride: self.stride,
-            recip: self.recip,
-            shades: self.shades,
-        };
-        self.planes.end_column(self.x, &mut target);
-    }
-
-    /// Floors and ceilings under rows `[y0, y1)` of this column are drawn
-    /// before anything goes over them.
-    fn flush(&mut self, y0: usize, y1: usize) {
-        let mut target = planes::Target {
-            pixels: &mut *self.pixels,
-            stride: self.stride,
-            recip: self.recip,
-            shades: self.shades,
-        };
-        self.planes.flush(self.x, (y0, y1), &mut target);
-    }
-
-    /// DOOM's sky: unlit, one texel per pixel at 320 columns, texture row
-    /// 100 at the middle row, the column from the view angle.
-    fn sky(&mut self, y0: usize, y1: usize) {
-        let column = *self
-            .sky_column
-            .get_or_insert_with(|| self.view.sky_column(self.x));
-        draw_sky(
-            self.pixels,
-            self.stride,
-            self.view,
-            self.shades,
-            self.x,
-            column,
-            (y0, y1),
-        );
-    }
-
     /// A see-through middle texture, drawn once within its opening.
     fn masked(&mut self, m: &Masked<'_>) {
         let step = self.view.per_row(m.depth);
@@ -877,7 +578,7 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
         let t = &m.tex.texture;
         if let Some(run) = MaskedRun::once(self.x, m.y0, m.y1, v0, step, t.height) {
             let column = (m.tex.u >> 16) as i32;
-            self.overlay(run, column, m.tex.id, false, m.level, t);
+            self.overlay(run, column, m.level, t);
         }
     }
 
@@ -899,40 +600,12 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
         let v0 = self.view.texel_row(v_top, step, 0);
         if let Some(run) = MaskedRun::shown(self.x, (y0, y1), shown, v0, step) {
             let texture = v.texture;
-            self.overlay(run, column, c.index as u16, true, v_level, &texture);
+            self.overlay(run, column, v_level, &texture);
         }
     }
 
-    /// Draws `run` of `texture`'s column `column`: later, over the
-    /// finished floors, when the column defers; now, after flushing the
-    /// floors under it, if not. (`id`: the sprite's index or the
-    /// texture's number.)
-    fn overlay(
-        &mut self,
-        run: MaskedRun,
-        column: i32,
-        id: u16,
-        sprite: bool,
-        level: usize,
-        texture: &TextureView<'_>,
-    ) {
-        if self.defer {
-            let o = Overlay {
-                x: run.x as u16,
-                y0: run.y0 as u16,
-                y1: run.y1 as u16,
-                column,
-                frac: run.frac,
-                step: run.step,
-                texture: id,
-                sprite,
-                level: level.min(LIGHT_LEVELS - 1) as u8,
-            };
-            if self.overlays.push(o).is_ok() {
-                return;
-            }
-        }
-        self.flush(run.y0, run.y1);
+    /// Draws `run` of `texture`'s column `column` at light `level`.
+    fn overlay(&mut self, run: MaskedRun, column: i32, level: usize, texture: &TextureView<'_>) {
         let texels = draw::masked_column(texture, column);
         draw::fill_masked(
             self.pixels,
@@ -941,85 +614,6 @@ impl<P: Pixel> Painter<'_, '_, '_, P> {
             texels,
             self.shades.row(level),
         );
-    }
-}
-
-impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
-    /// [`Paint::plane`] for the sky, a plane not seen yet, or a run that
-    /// does not fit.
-    #[allow(clippy::too_many_arguments)]
-    #[inline(never)]
-    fn plane_slow(
-        &mut self,
-        cache: &SectorCache<'a>,
-        sector: SectorRef,
-        ceiling: bool,
-        (y0, y1): (usize, usize),
-        light: usize,
-        height: u64,
-        plane: u16,
-    ) {
-        let mut target = planes::Target {
-            pixels: &mut *self.pixels,
-            stride: self.stride,
-            recip: self.recip,
-            shades: self.shades,
-        };
-        let (x, rows) = (self.x, (y0, y1));
-        let (level, view) = (self.level, self.view);
-        let found = self
-            .planes
-            .resolve(plane, level, view, cache, sector, ceiling, light, height);
-        match found {
-            planes::Found::Sky => self.sky(y0, y1),
-            planes::Found::Listed(plane) => self.planes.run(plane, ceiling, rows, x, &mut target),
-            // No room: drawn now, the same pixels.
-            planes::Found::Unlisted(p) => self.planes.draw_plane_now(&p, rows, x, &mut target),
-        }
-    }
-}
-
-impl<'a, P: Pixel> Paint<'a> for Painter<'_, '_, 'a, P> {
-    #[inline]
-    fn plane(
-        &mut self,
-        cache: &SectorCache<'a>,
-        sector: SectorRef,
-        ceiling: bool,
-        rows: (usize, usize),
-        light: usize,
-        height: u64,
-    ) {
-        // The usual case: a plane seen before, its run kept.
-        let plane = self.planes.known(sector, ceiling);
-        if plane < planes::SKY_PLANE && self.planes.keep(plane, ceiling, rows) {
-            return;
-        }
-        self.plane_slow(cache, sector, ceiling, rows, light, height, plane);
-    }
-
-    fn wall(
-        &mut self,
-        rows: (usize, usize),
-        color: u8,
-        level: usize,
-        depth: i64,
-        tex: Option<&TexSpan<'a>>,
-    ) {
-        draw_wall(
-            self.pixels,
-            self.stride,
-            self.view,
-            self.shades,
-            self.x,
-            rows,
-            (color, level, depth),
-            tex,
-        );
-    }
-
-    fn background(&mut self, rows: (usize, usize)) {
-        draw_background(self.pixels, self.stride, self.x, rows);
     }
 }
 
@@ -1101,13 +695,13 @@ mod tests {
         views
     }
 
-    /// A 160x100 picture of `cam` by `walk`, with the map's decorations
-    /// when `sprites`, rendered with test switch `set` set to `on` (and
-    /// left off after): its pixels and stats.
+    /// A 160x100 picture of `cam`, with the map's decorations when
+    /// `sprites`, rendered with test switch `set` set to `on` (and left
+    /// off after): its pixels and stats.
     pub(crate) fn switched_shot(
         (level, shades): (&Level<'_>, &Shades<u32>),
         cam: &Camera,
-        (walk, sprites): (Walk, bool),
+        sprites: bool,
         (set, on): (fn(bool), bool),
     ) -> (Vec<u32>, RenderStats) {
         let (w, h) = (160, 100);
@@ -1115,7 +709,7 @@ mod tests {
         let mut pixels = vec![0u32; w * h];
         let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
         let sources = sprite::decorations(level).filter(|_| sprites);
-        let stats = render_sources_by(level, cam, shades, sources, &mut frame, walk);
+        let stats = render_sources(level, cam, shades, sources, &mut frame);
         set(false);
         (pixels, stats)
     }
@@ -1123,9 +717,8 @@ mod tests {
     /// Pixels twice as wide as tall (`Frame::with_wide_pixels`) show the
     /// picture of twice the columns: each wide pixel is one of the two
     /// square pixels it covers in a render at twice the width, but where
-    /// an edge runs between them (its ray lies between theirs), for both
-    /// walks, with sprites. The heights are the square render's: every
-    /// row matches.
+    /// an edge runs between them (its ray lies between theirs), with
+    /// sprites. The heights are the square render's: every row matches.
     #[test]
     fn wide_pixels_show_the_picture_of_twice_the_columns() {
         let (w, h) = (160, 100);
@@ -1135,35 +728,21 @@ mod tests {
             let views =
                 views_from_things(&level, |i, t, _| t.kind == kind::PLAYER_START || i % 7 == 0);
             let (mut shown, mut total) = (0usize, 0usize);
-            for walk in [Walk::Bsp, Walk::Columns] {
-                for cam in &views {
-                    let mut square = vec![0u32; 2 * w * h];
-                    let mut frame = Frame::new(&mut square, 2 * w, h, 2 * w).unwrap();
-                    render_sources_by(
-                        &level,
-                        cam,
-                        &shades,
-                        sprite::decorations(&level),
-                        &mut frame,
-                        walk,
-                    );
-                    let mut wide = vec![0u32; w * h];
-                    let mut frame = Frame::new(&mut wide, w, h, w).unwrap().with_wide_pixels();
-                    render_sources_by(
-                        &level,
-                        cam,
-                        &shades,
-                        sprite::decorations(&level),
-                        &mut frame,
-                        walk,
-                    );
-                    for y in 0..h {
-                        for c in 0..w {
-                            let p = wide[y * w + c];
-                            let pair = [square[y * 2 * w + 2 * c], square[y * 2 * w + 2 * c + 1]];
-                            shown += usize::from(pair.contains(&p));
-                            total += 1;
-                        }
+            for cam in &views {
+                let mut square = vec![0u32; 2 * w * h];
+                let mut frame = Frame::new(&mut square, 2 * w, h, 2 * w).unwrap();
+                let sources = sprite::decorations(&level);
+                render_sources(&level, cam, &shades, sources, &mut frame);
+                let mut wide = vec![0u32; w * h];
+                let mut frame = Frame::new(&mut wide, w, h, w).unwrap().with_wide_pixels();
+                let sources = sprite::decorations(&level);
+                render_sources(&level, cam, &shades, sources, &mut frame);
+                for y in 0..h {
+                    for c in 0..w {
+                        let p = wide[y * w + c];
+                        let pair = [square[y * 2 * w + 2 * c], square[y * 2 * w + 2 * c + 1]];
+                        shown += usize::from(pair.contains(&p));
+                        total += 1;
                     }
                 }
             }
@@ -1207,14 +786,8 @@ mod tests {
                         if batched {
                             frame = frame.with_batched_walls();
                         }
-                        render_sources_by(
-                            &level,
-                            cam,
-                            &shades,
-                            sprite::decorations(&level),
-                            &mut frame,
-                            Walk::Bsp,
-                        );
+                        let sources = sprite::decorations(&level);
+                        render_sources(&level, cam, &shades, sources, &mut frame);
                         pixels
                     };
                     let (plain, batched) = (shot(false), shot(true));
@@ -1228,49 +801,28 @@ mod tests {
         }
     }
 
-    /// The column walk's per-frame tables (the frame cache) are a
-    /// shortcut: walking every sector the slow way, testing all its walls
-    /// in every column and working out each wall's drawing at each
-    /// crossing, gives the same pixels. Views from every thing's spot in
-    /// eight directions.
+    /// The sector cache (each sector seen decoded once a frame, with its
+    /// floor and ceiling textures) is a shortcut: every sector decoded at
+    /// each use, as when the cache is full, gives the same pixels. Views
+    /// from every thing's spot in eight directions, sprites included.
     #[test]
-    fn the_frame_tables_change_no_pixel() {
-        let (w, h) = (160, 100);
+    fn the_sector_cache_changes_no_pixel() {
         for (name, bytes) in maps() {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
             let views =
                 views_from_things(&level, |i, t, _| t.kind == kind::PLAYER_START || i % 5 == 0);
             assert!(views.len() >= 8, "{name}: {} views", views.len());
-            let shot = |cam: &Camera, slow: bool| {
-                cache::slow::set(slow);
-                let mut pixels = vec![0u32; w * h];
-                let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                let sources = sprite::decorations(&level);
-                let stats =
-                    render_sources_by(&level, cam, &shades, sources, &mut frame, Walk::Columns);
-                cache::slow::set(false);
-                (pixels, stats.walls_tested as u64)
-            };
-            let (mut tested_fast, mut tested_slow) = (0, 0);
             for (i, cam) in views.iter().enumerate() {
-                let ((fast, a), (slow, b)) = (shot(cam, false), shot(cam, true));
-                let differ = fast.iter().zip(&slow).filter(|(a, b)| a != b).count();
+                let shot =
+                    |slow| switched_shot((&level, &shades), cam, true, (cache::slow::set, slow));
+                let ((cached, _), (uncached, _)) = (shot(false), shot(true));
+                let differ = cached.iter().zip(&uncached).filter(|(a, b)| a != b).count();
                 assert_eq!(
                     differ, 0,
                     "{name}, view {i} ({cam:?}): {differ} pixels differ"
                 );
-                (tested_fast, tested_slow) = (tested_fast + a, tested_slow + b);
             }
-            // The switch did switch: the slow way tests many more walls.
-            assert!(
-                tested_slow > 2 * tested_fast,
-                "{name}: {tested_slow} walls tested the slow way, {tested_fast} with the tables"
-            );
-            std::println!(
-                "{name}: {} views, walls tested {tested_fast} / {tested_slow}",
-                views.len()
-            );
         }
     }
 
@@ -1289,12 +841,8 @@ mod tests {
             let shades = Shades::<u32>::for_map(level.map());
             let views = views_from_things(&level, |_, _, _| true);
             let shot = |cam: &Camera, eager: bool| {
-                let (pixels, stats) = switched_shot(
-                    (&level, &shades),
-                    cam,
-                    (Walk::Bsp, true),
-                    (bsp::eager::set, eager),
-                );
+                let (pixels, stats) =
+                    switched_shot((&level, &shades), cam, true, (bsp::eager::set, eager));
                 (pixels, stats, bsp::kept_windows::get())
             };
             let (mut sprites, mut kept) = (0u64, [0usize; 2]);
@@ -1325,8 +873,8 @@ mod tests {
 
     /// How the renderer divides (`math::set_division`) is a matter of
     /// speed only: the pictures by integer divisions and by divisions
-    /// guessed in doubles are the same, pixel for pixel, by both walks,
-    /// sprites and see-through textures included, views from every
+    /// guessed in doubles are the same, pixel for pixel, sprites and
+    /// see-through textures included, views from every
     /// thing's spot in eight directions. (The process-wide setting may
     /// reach other tests running meanwhile: it changes none of their
     /// results either.)
@@ -1344,12 +892,9 @@ mod tests {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
             for cam in views_from_things(&level, |_, _, _| true) {
-                for walk in [Walk::Bsp, Walk::Columns] {
-                    let shot =
-                        |on| switched_shot((&level, &shades), &cam, (walk, true), (guess, on));
-                    let (integer, doubles) = (shot(false), shot(true));
-                    assert!(integer.0 == doubles.0, "{name}: {cam:?} {walk:?}");
-                }
+                let shot = |on| switched_shot((&level, &shades), &cam, true, (guess, on));
+                let (integer, doubles) = (shot(false), shot(true));
+                assert!(integer.0 == doubles.0, "{name}: {cam:?}");
                 views_seen += 1;
             }
         }
@@ -1373,12 +918,7 @@ mod tests {
             let shades = Shades::<u32>::for_map(level.map());
             let views = views_from_things(&level, |_, _, _| true);
             let shot = |cam: &Camera, open: bool| {
-                switched_shot(
-                    (&level, &shades),
-                    cam,
-                    (Walk::Bsp, true),
-                    (bsp::open_middles::set, open),
-                )
+                switched_shot((&level, &shades), cam, true, (bsp::open_middles::set, open))
             };
             let (mut differ_views, mut walls) = (0, [0u64; 2]);
             for (i, cam) in views.iter().enumerate() {
@@ -1415,7 +955,7 @@ mod tests {
 
     /// A plane that continues behind a portal (the same floor or ceiling
     /// there: [`portal::plane_continues`]) left to the sector behind to
-    /// mark gives the same walls and planes, in both walks, in every view
+    /// mark gives the same walls and planes in every view
     /// of the test maps; only sprites behind such a portal change, no
     /// longer cut by a floor line that lies behind them (measured: E2M3's
     /// blood pools lost a wedge), in at most one view in ten (measured:
@@ -1427,119 +967,206 @@ mod tests {
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
             let shades = Shades::<u32>::for_map(level.map());
             let views = views_from_things(&level, |_, _, _| true);
-            for walk in [Walk::Bsp, Walk::Columns] {
-                for with_sprites in [false, true] {
-                    let shot = |cam: &Camera, marked: bool| {
-                        let switch = (portal::marked_planes::set as fn(bool), marked);
-                        switched_shot((&level, &shades), cam, (walk, with_sprites), switch).0
-                    };
-                    let mut differ_views = 0;
-                    for (i, cam) in views.iter().enumerate() {
-                        let (left, marked) = (shot(cam, false), shot(cam, true));
-                        let differ = left.iter().zip(&marked).filter(|(a, b)| a != b).count();
-                        assert!(
-                            with_sprites || differ == 0,
-                            "{name} {walk:?}, view {i} ({cam:?}): {differ} pixels differ"
-                        );
-                        if differ > 0 {
-                            differ_views += 1;
-                        }
-                    }
-                    std::println!(
-                        "{name} {walk:?}, sprites {with_sprites}: {differ_views} of {} views differ",
-                        views.len()
-                    );
+            for with_sprites in [false, true] {
+                let shot = |cam: &Camera, marked: bool| {
+                    let switch = (portal::marked_planes::set as fn(bool), marked);
+                    switched_shot((&level, &shades), cam, with_sprites, switch).0
+                };
+                let mut differ_views = 0;
+                for (i, cam) in views.iter().enumerate() {
+                    let (left, marked) = (shot(cam, false), shot(cam, true));
+                    let differ = left.iter().zip(&marked).filter(|(a, b)| a != b).count();
                     assert!(
-                        differ_views * 10 <= views.len(),
-                        "{name}: {differ_views} differ"
+                        with_sprites || differ == 0,
+                        "{name}, view {i} ({cam:?}): {differ} pixels differ"
                     );
-                    sprites_differ += differ_views;
+                    if differ > 0 {
+                        differ_views += 1;
+                    }
                 }
+                std::println!(
+                    "{name}, sprites {with_sprites}: {differ_views} of {} views differ",
+                    views.len()
+                );
+                assert!(
+                    differ_views * 10 <= views.len(),
+                    "{name}: {differ_views} differ"
+                );
+                sprites_differ += differ_views;
             }
         }
         // Planes do continue behind portals in the test maps.
         assert!(sprites_differ > 0);
     }
 
-    /// The BSP walk, its segs' depths and texture columns worked out
-    /// exactly in every column (stepping them is the next test's), gives
-    /// the pictures of the column walk: views from every thing's spot in
-    /// eight directions, sprites (the maps' decorations) and see-through
-    /// textures included. They may differ
-    /// by a row at the edge of a wall (the BSP walk steps the rows across
-    /// a wall; measured: a pixel in most views that differ at all) and in
-    /// a column where a ray passes a vertex or a split point the node
-    /// builder rounded: at most three columns and 24 pixels a view, in
-    /// at most one view in ten. Views that leak out of the map (the
-    /// column walk sees the background there, the BSP walk the walls
-    /// around the leak) are counted, not compared. Cameras exactly on a
-    /// wall's line are left out: the walks settle which side they are on
-    /// differently (and a player, 16 units round, never is).
+    /// `bytes` with every texture and the sky taken away and every
+    /// sector given colours of its own (floors 1-85, ceilings 86-170,
+    /// walls 171-255, by sector number modulo 85), and shades whose every
+    /// light shows a colour as it is: each pixel then says which surface
+    /// of which sector it shows.
+    fn surfaces_map(bytes: &[u8]) -> (Vec<u8>, Shades<u32>) {
+        use crate::format::bytes::{u16_at, u32_at};
+        let mut out = bytes.to_vec();
+        let count = u16_at(bytes, 6) as usize;
+        for i in 0..count {
+            let at = 8 + i * 12;
+            let (tag, off, len) = (
+                &bytes[at..at + 4],
+                u32_at(bytes, at + 4),
+                u32_at(bytes, at + 8),
+            );
+            let (off, len) = (off as usize, len as usize);
+            match tag {
+                b"SECT" => {
+                    for (s, r) in out[off..off + len].chunks_exact_mut(24).enumerate() {
+                        let k = (s % 85) as u8;
+                        r[9..12].copy_from_slice(&[1 + k, 86 + k, 171 + k]);
+                        for t in [20, 22] {
+                            if r[t..t + 2] != crate::format::SKY.to_be_bytes() {
+                                r[t..t + 2].copy_from_slice(&crate::format::NONE.to_be_bytes());
+                            }
+                        }
+                    }
+                }
+                b"SIDE" => {
+                    for r in out[off..off + len].chunks_exact_mut(10) {
+                        r[4..10].fill(0xff);
+                    }
+                }
+                b"SKYT" => out[off..off + 2].fill(0xff),
+                _ => {}
+            }
+        }
+        let mut palette = Palette::builtin();
+        for (i, c) in palette.0.iter_mut().enumerate() {
+            *c = [i as u8, 255 - i as u8, 1];
+        }
+        let identity: Vec<u8> = (0..LIGHT_LEVELS * 256).map(|i| i as u8).collect();
+        (out, Shades::from_colormap(&palette, &identity))
+    }
+
+    /// The BSP walk shows what the plain reference walk (`reference`: a
+    /// ray a column, every wall tested, in doubles) sees: in untextured
+    /// copies of the test maps whose every sector has colours of its own,
+    /// each pixel is the colour of the surface the reference says it
+    /// shows, or, where a surface's edge falls, of the one next to it (the
+    /// walk steps a wall's rows across its columns, as DOOM does, and a
+    /// split point of the BSP may move an edge by a column). Views from
+    /// every thing's spot and from every vertex inside the map (a camera
+    /// exactly on a vertex once drew black columns), eight facings each.
     #[test]
-    fn the_bsp_walk_draws_what_the_column_walk_draws() {
+    fn the_bsp_walk_shows_what_the_reference_walk_sees() {
         let (w, h) = (160, 100);
+        let mut worst_share: f64 = 0.0;
         for (name, bytes) in maps() {
+            // Ours whole; Freedoom's every fourth thing and eighth vertex
+            // (the whole of them takes minutes in a debug build).
+            let ours = !name.contains(' ');
+            let (thing_step, vertex_step) = if ours { (1, 1) } else { (4, 8) };
+            let (bytes, shades) = surfaces_map(&bytes);
             let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-            assert!(level.map().bsp().is_some(), "{name}: no BSP");
-            let shades = Shades::<u32>::for_map(level.map());
-            let on_a_wall = |p: Vec2| {
-                (0..level.wall_count()).any(|i| {
-                    let wall = level.wall(crate::world::WallId(i as u16));
-                    let bits = |f: Fx| f.to_bits() as i128;
-                    let (ax, ay) = (bits(wall.a.x) - bits(p.x), bits(wall.a.y) - bits(p.y));
-                    let (bx, by) = (bits(wall.b.x) - bits(p.x), bits(wall.b.y) - bits(p.y));
-                    ax * by - ay * bx == 0 && ax * bx + ay * by <= 0
+            let mut views = views_from_things(&level, |i, _, _| i % thing_step == 0);
+            // Vertices inside the map: every wall that ends there a portal.
+            let inside = |v: usize| {
+                (0..level.map().wall_count()).all(|i| {
+                    let r = level.map().wall(i);
+                    !(r.v1 as usize == v || r.v2 as usize == v)
+                        || r.back != crate::format::NO_SECTOR
                 })
             };
-            let views = views_from_things(&level, |_, _, pos| !on_a_wall(pos));
-            let shot = |cam: &Camera, walk: Walk| {
+            let vertices = (0..level.map().vertex_count()).step_by(vertex_step);
+            for v in vertices.filter(|&v| inside(v)) {
+                let r = level.map().vertex(v);
+                let pos = Vec2::new(r.x, r.y);
+                if let Some(sector) = level.locate(pos) {
+                    let eye_z = level.sector(sector).floor + Fx::from_num(41);
+                    for k in 0..8 {
+                        let angle = Angle::from_degrees(Fx::from_num(k * 45 + 7));
+                        views.push(Camera {
+                            pos,
+                            eye_z,
+                            angle,
+                            sector,
+                        });
+                    }
+                }
+            }
+            let colour = |what: reference::Shows| -> u32 {
+                use reference::Shows;
+                let sector = |s: SectorId| level.sector(s);
+                match what {
+                    Shows::Nothing => 0,
+                    Shows::Floor(s) => shades.get(0, sector(s).floor_color),
+                    Shows::Ceiling(s) => shades.get(0, sector(s).ceiling_color),
+                    Shows::Wall(s) => shades.get(0, sector(s).wall_color),
+                }
+            };
+            let (mut off, mut compared, mut unsettled) = (0usize, 0usize, 0usize);
+            let (mut off_views, mut worst_columns) = (0usize, 0usize);
+            let mut worst = (0usize, 0usize);
+            for (i, cam) in views.iter().enumerate() {
                 let mut pixels = vec![0u32; w * h];
                 let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                let sources = sprite::decorations(&level);
-                let stats =
-                    render_sources_with(&level, cam, &shades, sources, &mut frame, walk, true);
-                (pixels, stats)
-            };
-            let (mut differ_views, mut leaked_views, mut walls) = (0, 0, [0u64; 2]);
-            for (i, cam) in views.iter().enumerate() {
-                let ((bsp, s1), (cols, s2)) = (shot(cam, Walk::Bsp), shot(cam, Walk::Columns));
-                walls[0] += s1.walls_tested as u64;
-                walls[1] += s2.walls_tested as u64;
-                assert_eq!(s1.sprites_drawn, s2.sprites_drawn, "{name} view {i}");
-                let columns = (0..w)
-                    .filter(|&x| (0..h).any(|y| bsp[y * w + x] != cols[y * w + x]))
-                    .count();
-                if s2.columns_leaked > 0 {
-                    leaked_views += 1;
-                    continue;
+                render_scene(&level, cam, &shades, &[], &mut frame);
+                let view = View::new(&level, cam, w, h);
+                let (seen, settled) = reference::shows(&level, &view);
+                let want: Vec<u32> = seen.iter().map(|&s| colour(s)).collect();
+                let near = |x: usize, y: usize, p: u32| {
+                    let (x0, x1) = (x.saturating_sub(1), (x + 1).min(w - 1));
+                    let (y0, y1) = (y.saturating_sub(1), (y + 1).min(h - 1));
+                    (x0..=x1).any(|a| (y0..=y1).any(|b| want[b * w + a] == p))
+                };
+                let (mut this, mut columns) = (0, 0);
+                for x in (0..w).filter(|&x| settled[x]) {
+                    let before = this;
+                    for y in 0..h {
+                        let p = pixels[y * w + x];
+                        if p != want[y * w + x] && !near(x, y, p) {
+                            this += 1;
+                        }
+                        compared += 1;
+                    }
+                    columns += usize::from(this > before);
                 }
-                let pixels = bsp.iter().zip(&cols).filter(|(a, b)| a != b).count();
-                if pixels > 0 {
-                    differ_views += 1;
+                off_views += usize::from(this > 0);
+                worst_columns = worst_columns.max(columns);
+                unsettled += settled.iter().filter(|s| !**s).count();
+                if this > worst.0 {
+                    worst = (this, i);
                 }
+                off += this;
+            }
+            let share = off as f64 / compared.max(1) as f64;
+            worst_share = worst_share.max(share);
+            std::println!(
+                "{name}: {} views, {off_views} with pixels off; {off} of {compared} pixels off ({share:.6}), at most {} in view {}, in at most {worst_columns} columns; {unsettled} columns unsettled",
+                views.len(),
+                worst.0,
+                worst.1
+            );
+            assert!(
+                unsettled * 1000 <= views.len() * w,
+                "{name}: {unsettled} columns unsettled"
+            );
+            if ours {
+                // Built on a grid by our node builder: nothing to round.
+                assert_eq!(off, 0, "{name}");
+            } else {
+                // A few views of Freedoom's maps show pixels off: 0-4 in
+                // a sample of up to 1,304, at most 68 pixels in 16
+                // columns of one (over all of E2M3's 7,888 views, 578 in
+                // 123). Not traced; the likely cause is the WADs' split
+                // points, rounded to whole units by their node builders.
+                assert!(off_views * 100 <= views.len(), "{name}: {off_views} views");
                 assert!(
-                    columns <= 3 && pixels <= 24,
-                    "{name} view {i} ({cam:?}): {pixels} pixels in {columns} columns differ"
+                    worst.0 * 25 <= w * h,
+                    "{name}: view {}: {} pixels",
+                    worst.1,
+                    worst.0
                 );
             }
-            // Few views leak, and few differ at all.
-            assert!(
-                leaked_views * 50 <= views.len(),
-                "{name}: {leaked_views} leak"
-            );
-            assert!(
-                differ_views * 10 <= views.len(),
-                "{name}: {differ_views} differ"
-            );
-            // The BSP walk tests no more walls.
-            assert!(walls[0] <= walls[1], "{name}: walls tested {walls:?}");
-            std::println!(
-                "{name}: {} views, {differ_views} differ, {leaked_views} leak; walls tested {} / {}",
-                views.len(),
-                walls[0],
-                walls[1]
-            );
         }
+        assert!(worst_share < 1e-5, "{worst_share}");
     }
 
     /// The BSP walk steps each seg's depth and texture column across its
@@ -1565,9 +1192,7 @@ mod tests {
                 let mut pixels = vec![0u32; w * h];
                 let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
                 let sources = sprite::decorations(&level);
-                let walk = Walk::Bsp;
-                let stats =
-                    render_sources_with(&level, cam, &shades, sources, &mut frame, walk, exact);
+                let stats = render_sources_with(&level, cam, &shades, sources, &mut frame, exact);
                 (pixels, stats)
             };
             let (mut differ, mut worst) = (0, 0);
@@ -1593,25 +1218,20 @@ mod tests {
 
     /// The renderer's own storage lives on the stack: keep it well under
     /// what a console's stack affords (the N64 frontend's is 256 KiB,
-    /// `n64/link.x`). About 126 KiB on a 64-bit host for the column walk,
-    /// less with 32-bit pointers. (It was 118 KiB until each exit kept its
-    /// depth numerator, 16 bytes, for one fewer 128-bit product per wall
-    /// test.) The BSP walk's tables take the place of the column walk's
-    /// (only one walk's are on the stack), and are no larger.
+    /// `n64/link.x`): under 128 KiB on a 64-bit host, less with 32-bit
+    /// pointers.
     #[test]
     fn stack_scratch_stays_small() {
         use core::mem::size_of;
-        let common = size_of::<[u32; MAX_SCREEN_HEIGHT]>()
+        let bytes = size_of::<[u32; MAX_SCREEN_HEIGHT]>()
             + size_of::<HVec<Visible<'static>, MAX_VISIBLE_SPRITES>>()
             + size_of::<HVec<SpriteClip, MAX_VISIBLE_SPRITES>>()
             + size_of::<HVec<Masked<'static>, MAX_MASKED_PER_COLUMN>>()
             + size_of::<planes::Planes<'static>>()
-            + size_of::<HVec<Overlay, MAX_OVERLAYS>>();
-        let columns = common + size_of::<cache::FrameCache<'static>>();
-        let bsp = common + size_of::<SectorCache<'static>>() + bsp::STACK_BYTES;
-        std::println!("column walk {columns} bytes, BSP walk {bsp} bytes");
+            + size_of::<SectorCache<'static>>()
+            + bsp::STACK_BYTES;
+        std::println!("{bytes} bytes");
         // On a 64-bit host; a 32-bit console's is smaller still.
-        assert!(columns < 128 * 1024, "{columns} bytes");
-        assert!(bsp <= columns, "{bsp} bytes, {columns} for the column walk");
+        assert!(bytes < 128 * 1024, "{bytes} bytes");
     }
 }

@@ -3,24 +3,16 @@
 //!
 //! A plane (everything that decides a floor's pixels: its texture or
 //! colour, its light number and its height relative to the eye) gets a
-//! number the first time it is seen in the frame. Its spans are found in
-//! one of two ways, one for each walk:
-//!
-//! - The column walk finishes its columns in order, and hands out each
-//!   column's runs of every plane. They are kept until the next column's
-//!   are known; comparing the two, row by row only where they differ,
-//!   closes the spans that end (drawing them) and opens the ones that
-//!   start. What is drawn over a floor (see-through wall textures,
-//!   sprites) first flushes the spans under it.
-//! - The BSP walk meets the columns in no order. Its runs are kept plane
-//!   by plane in visplanes, as DOOM keeps them: one run a column in each
-//!   ([`VisPlanes`]; a run that does not touch the one its column holds
-//!   goes to another visplane of the plane), stored in blocks of 32
-//!   columns taken as needed, so that a frame's few dozen visplanes fit
-//!   in about 28 KiB. After the walk, each visplane's columns are compared in
-//!   turn (DOOM's `R_MakeSpans`), so each plane's spans are drawn
-//!   together, its flat and light rows in the cache, before anything is
-//!   drawn over them.
+//! number the first time it is seen in the frame. The walk meets the
+//! columns in no order, so its runs are kept plane by plane in
+//! visplanes, as DOOM keeps them: one run a column in each
+//! ([`VisPlanes`]; a run that does not touch the one its column holds
+//! goes to another visplane of the plane), stored in blocks of 32
+//! columns taken as needed, so that a frame's few dozen visplanes fit in
+//! about 28 KiB. After the walk, each visplane's columns are compared in
+//! turn (DOOM's `R_MakeSpans`), so each plane's spans are drawn
+//! together, its flat and light rows in the cache, before anything is
+//! drawn over them.
 //!
 //! ## The mapping
 //!
@@ -36,8 +28,6 @@
 //! so deferring, splitting or (when the tables are full) drawing a run on
 //! the spot never changes a pixel.
 
-use core::hint::select_unpredictable;
-
 use heapless::Vec as HVec;
 
 use super::cache::{SectorCache, SectorRef, MAX_CACHED_SECTORS};
@@ -51,9 +41,6 @@ use crate::world::Level;
 
 /// Most planes one frame keeps; runs of more are drawn on the spot.
 pub(crate) const MAX_PLANES: usize = 128;
-/// Most floor (and, apart, ceiling) runs one column keeps; more are drawn
-/// on the spot.
-const MAX_RUNS: usize = 64;
 /// No plane (not looked up yet).
 pub(crate) const NO_PLANE: u16 = u16::MAX;
 /// The sky, drawn in columns.
@@ -84,112 +71,6 @@ pub(crate) enum Found<'a> {
     Unlisted(Plane<'a>),
 }
 
-/// Rows `[y0, y1)` of plane `plane` in one column, packed in one word
-/// (`y0 | y1 << 16 | plane << 32`): two columns' runs are compared at
-/// every column, and a word is one comparison where three fields were
-/// three branches.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-struct Run(u64);
-
-impl Run {
-    #[inline(always)]
-    const fn new(y0: u16, y1: u16, plane: u16) -> Run {
-        Run(y0 as u64 | (y1 as u64) << 16 | (plane as u64) << 32)
-    }
-    #[inline(always)]
-    fn y0(self) -> u16 {
-        self.0 as u16
-    }
-    #[inline(always)]
-    fn y1(self) -> u16 {
-        (self.0 >> 16) as u16
-    }
-    #[inline(always)]
-    fn plane(self) -> u16 {
-        (self.0 >> 32) as u16
-    }
-
-    /// At row `y` (no further down than the run's end): its plane, or
-    /// `NO_PLANE` above it; and the next row where that changes, its end
-    /// or its start. A select, not a branch: whether a run has begun at
-    /// row `y` follows the picture, which the branch predictor cannot
-    /// learn.
-    #[inline(always)]
-    fn at(self, y: u16) -> (u16, u16) {
-        // `plane << 16 | row`: the bits above y0 are y1 and the plane.
-        let k = select_unpredictable(
-            self.y0() <= y,
-            (self.0 >> 16) as u32,
-            (NO_PLANE as u32) << 16 | self.y0() as u32,
-        );
-        ((k >> 16) as u16, k as u16)
-    }
-}
-
-/// Past the last run of a column: no plane, from a row never reached.
-const END: Run = Run::new(u16::MAX, u16::MAX, NO_PLANE);
-
-/// One column's runs, top to bottom: `runs[first..end]`, the ceilings
-/// before `MAX_RUNS` and the floors from there (so that the BSP walk's
-/// lists are written as they come: its ceilings bottom up, each just
-/// above the last).
-#[derive(Copy, Clone, Debug)]
-struct Column {
-    runs: [Run; 2 * MAX_RUNS],
-    first: usize,
-    end: usize,
-}
-
-impl Column {
-    const EMPTY: Column = Column {
-        runs: [END; 2 * MAX_RUNS],
-        first: MAX_RUNS,
-        end: MAX_RUNS,
-    };
-
-    fn runs(&self) -> &[Run] {
-        self.runs.get(self.first..self.end).unwrap_or(&[])
-    }
-
-    /// Writes a column's runs: its ceilings, top down (they end at
-    /// `MAX_RUNS`), and its floors, bottom up (written top down from
-    /// `MAX_RUNS`), at most `MAX_RUNS` of each (the rest are not kept).
-    #[inline(always)]
-    fn fill(&mut self, ceilings: &[Run], floors: &[Run]) {
-        let (above, below) = self.runs.split_at_mut(MAX_RUNS);
-        let first = MAX_RUNS - ceilings.len().min(MAX_RUNS);
-        for (slot, r) in above.iter_mut().skip(first).zip(ceilings) {
-            *slot = *r;
-        }
-        let mut end = MAX_RUNS;
-        for (slot, r) in below.iter_mut().zip(floors.iter().rev()) {
-            *slot = *r;
-            end += 1;
-        }
-        self.first = first;
-        self.end = end;
-    }
-}
-
-/// The last run `(y0, y1)` of a column's ceilings (`ceiling`, met top
-/// down, each below the last) or floors (met bottom up) grown by the run
-/// `rows` of the same plane, if the two touch (a wall between two
-/// sectors with the same floor); `None` if they do not, and the run is
-/// to be added. The column walk's lists grow their runs so; the BSP
-/// walk's visplanes by [`grow`], on their packed cells (one function on
-/// `(y0, y1)` pairs for both was tried: 250 more mispredicted branches a
-/// frame on the E1M1 turn, the compiler's branches laid out otherwise).
-#[inline(always)]
-fn grow_run(last: (u16, u16), ceiling: bool, rows: (u16, u16)) -> Option<(u16, u16)> {
-    if ceiling && last.1 == rows.0 {
-        return Some((last.0, rows.1));
-    }
-    if !ceiling && last.0 == rows.1 {
-        return Some((rows.0, last.1));
-    }
-    None
-}
-
 /// Where spans go.
 pub(crate) struct Target<'t, P> {
     pub(crate) pixels: &'t mut [P],
@@ -207,15 +88,6 @@ pub(crate) struct Planes<'a> {
     memo: [u16; 2 * MAX_CACHED_SECTORS],
     /// The column where each row's open span started.
     start: [u16; MAX_SCREEN_HEIGHT],
-    /// The last finished column's runs and the current one's (which is
-    /// which flips every column: no copying).
-    columns: [Column; 2],
-    /// Which of `columns` is the last finished column's.
-    prev: usize,
-    /// The current column's ceiling runs (top down) and floor runs
-    /// (bottom up), as the walk hands them out.
-    ceilings: HVec<Run, MAX_RUNS>,
-    floors: HVec<Run, MAX_RUNS>,
     /// What every span needs of the camera.
     frame: Frame,
 }
@@ -230,10 +102,6 @@ impl<'a> Planes<'a> {
             planes: HVec::new(),
             memo: [NO_PLANE; 2 * MAX_CACHED_SECTORS],
             start: [0; MAX_SCREEN_HEIGHT],
-            columns: [Column::EMPTY; 2],
-            prev: 0,
-            ceilings: HVec::new(),
-            floors: HVec::new(),
             frame: Frame {
                 u0: (view.px as u32).wrapping_shl(10),
                 v0: (view.py.wrapping_neg() as u32).wrapping_shl(10),
@@ -257,41 +125,6 @@ impl<'a> Planes<'a> {
                 .copied()
                 .unwrap_or(NO_PLANE),
             SectorRef::Direct(_) => NO_PLANE,
-        }
-    }
-
-    /// Keeps rows `(y0, y1)` of plane `plane` (from [`Planes::known`]) for
-    /// drawing in spans, if there is room (else [`Planes::run`]).
-    #[inline]
-    pub(crate) fn keep(&mut self, plane: u16, ceiling: bool, (y0, y1): (usize, usize)) -> bool {
-        let (y0, y1) = (y0 as u16, y1 as u16);
-        let list = if ceiling {
-            &mut self.ceilings
-        } else {
-            &mut self.floors
-        };
-        if let Some(last) = list.last_mut().filter(|l| l.plane() == plane) {
-            if let Some((a, b)) = grow_run((last.y0(), last.y1()), ceiling, (y0, y1)) {
-                *last = Run::new(a, b, plane);
-                return true;
-            }
-        }
-        list.push(Run::new(y0, y1, plane)).is_ok()
-    }
-
-    /// Rows `(y0, y1)` of column `x` show plane `plane` (from
-    /// [`Planes::known`]): kept for drawing in spans, or drawn now.
-    #[inline]
-    pub(crate) fn run<P: Pixel>(
-        &mut self,
-        plane: u16,
-        ceiling: bool,
-        (y0, y1): (usize, usize),
-        x: usize,
-        target: &mut Target<'_, P>,
-    ) {
-        if !self.keep(plane, ceiling, (y0, y1)) {
-            self.draw_now(plane, (y0, y1), x, target);
         }
     }
 
@@ -409,18 +242,6 @@ impl<'a> Planes<'a> {
         }
     }
 
-    /// Column `x`'s runs are all in: draws the spans that ended at
-    /// `x - 1` and opens the ones that start at `x`.
-    pub(crate) fn end_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
-        let [c0, c1] = &mut self.columns;
-        let cur = if self.prev == 0 { c1 } else { c0 };
-        // The lists hold at most MAX_RUNS each: all fit.
-        cur.fill(&self.ceilings, &self.floors);
-        self.ceilings.clear();
-        self.floors.clear();
-        self.sweep_column(x, target);
-    }
-
     /// Draws every visplane's spans (DOOM's `R_DrawPlanes` and
     /// `R_MakeSpans`): across its columns, a row that its run leaves
     /// closes a span (drawn), and one it takes opens a span.
@@ -475,72 +296,6 @@ impl<'a> Planes<'a> {
                 (prev, 0),
                 MAX_SCREEN_WIDTH,
             );
-        }
-    }
-
-    /// Column `x`'s runs are written: draws the spans that ended at
-    /// `x - 1`, opens the ones that start at `x`, and makes its runs the
-    /// last column's.
-    #[inline(always)]
-    fn sweep_column<P: Pixel>(&mut self, x: usize, target: &mut Target<'_, P>) {
-        let [c0, c1] = &self.columns;
-        let (prev, cur) = if self.prev == 0 { (c0, c1) } else { (c1, c0) };
-        // The usual case on a wide screen: the same runs as the column
-        // before, so no span ends or starts.
-        if cur.runs() != prev.runs() {
-            sweep(
-                prev.runs(),
-                cur.runs(),
-                &self.planes,
-                &mut self.start,
-                self.frame,
-                x,
-                target,
-            );
-        }
-        self.prev ^= 1;
-    }
-
-    /// After the last column (`width`): draws every open span.
-    pub(crate) fn finish<P: Pixel>(&mut self, width: usize, target: &mut Target<'_, P>) {
-        let frame = self.frame;
-        let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
-        sweep(
-            prev,
-            &[],
-            &self.planes,
-            &mut self.start,
-            frame,
-            width,
-            target,
-        );
-        if let Some(c) = self.columns.get_mut(self.prev) {
-            c.first = MAX_RUNS;
-            c.end = MAX_RUNS;
-        }
-    }
-
-    /// Draws the open spans of rows `[y0, y1)` through column `x` (the
-    /// column just ended), before something is drawn over them.
-    pub(crate) fn flush<P: Pixel>(
-        &mut self,
-        x: usize,
-        (y0, y1): (usize, usize),
-        target: &mut Target<'_, P>,
-    ) {
-        let frame = self.frame;
-        let prev = self.columns.get(self.prev).map_or(&[][..], Column::runs);
-        for r in prev.iter() {
-            let (a, b) = ((r.y0() as usize).max(y0), (r.y1() as usize).min(y1));
-            let Some(p) = self.planes.get(r.plane() as usize) else {
-                continue;
-            };
-            for y in a..b {
-                if let Some(s) = self.start.get_mut(y) {
-                    draw_span(target, p, frame, y, *s as usize, x);
-                    *s = x as u16 + 1;
-                }
-            }
         }
     }
 }
@@ -822,78 +577,6 @@ fn make_spans<P: Pixel>(
         for s in start.get_mut(rows).unwrap_or(&mut []) {
             *s = x as u16;
         }
-    }
-}
-
-/// Compares the last column's runs, `prev`, with `cur`, column `x`'s:
-/// rows whose plane changes close their span (drawn through `x - 1`)
-/// and open one at `x`. Runs come top to bottom, apart, none empty.
-/// (Inlined: about 135 of a frame's 320 columns are swept, and the call
-/// passed seven arguments; the E1M1 turn, BSP walk, 1,204,400
-/// instructions a frame to 1,195,498.)
-#[inline(always)]
-fn sweep<P: Pixel>(
-    prev: &[Run],
-    cur: &[Run],
-    planes: &[Plane<'_>],
-    start: &mut [u16; MAX_SCREEN_HEIGHT],
-    frame: Frame,
-    x: usize,
-    target: &mut Target<'_, P>,
-) {
-    // Runs the same in both columns, at the top and at the bottom,
-    // change no row: only the runs between are swept. (Rows outside
-    // every run swept have no plane on either side, which changes
-    // nothing either.)
-    let same = |(a, b): &(&Run, &Run)| a == b;
-    let top = prev.iter().zip(cur).take_while(same).count();
-    let (prev, cur): (&[Run], &[Run]) = (
-        prev.get(top..).unwrap_or(&[]),
-        cur.get(top..).unwrap_or(&[]),
-    );
-    let bottom = prev
-        .iter()
-        .rev()
-        .zip(cur.iter().rev())
-        .take_while(same)
-        .count();
-    let (prev, cur) = (
-        prev.get(..prev.len() - bottom).unwrap_or(&[]),
-        cur.get(..cur.len() - bottom).unwrap_or(&[]),
-    );
-    let (mut i, mut j) = (0, 0);
-    let mut y: u16 = 0;
-    loop {
-        let (p, c) = (
-            prev.get(i).copied().unwrap_or(END),
-            cur.get(j).copied().unwrap_or(END),
-        );
-        // The plane at row y in each column (`NO_PLANE`: none) and the
-        // next row where either changes.
-        let ((pk, pn), (ck, cn)) = (p.at(y), c.at(y));
-        let next = pn.min(cn);
-        if next == u16::MAX {
-            // Both past their last run.
-            break;
-        }
-        if pk != ck {
-            let end = (next as usize).min(MAX_SCREEN_HEIGHT);
-            let rows = start.get_mut((y as usize).min(end)..end).unwrap_or(&mut []);
-            let closed = planes.get(pk as usize);
-            for (s, row) in rows.iter_mut().zip(y as usize..) {
-                if let Some(p) = closed {
-                    if (*s as usize) < x {
-                        draw_span(target, p, frame, row, *s as usize, x - 1);
-                    }
-                }
-                if ck != NO_PLANE {
-                    *s = x as u16;
-                }
-            }
-        }
-        y = next;
-        i += (p.y1() <= y) as usize;
-        j += (c.y1() <= y) as usize;
     }
 }
 

@@ -1,27 +1,15 @@
-//! What each column sees. No pixels here: the walk hands runs of rows
-//! (with a surface and a light) to a [`Paint`]er; it also
-//! records the see-through middle textures of the portals it crosses
-//! ([`Masked`]) and narrows each sprite's clip window ([`SpriteClip`]) as
-//! it passes walls in front of the sprite.
+//! The camera's view of the screen's columns and of the walls: the
+//! rays ([`View`]), where a ray meets a wall ([`exit_depth`], exact), a
+//! wall's drawing worked out once per frame ([`prepare`], DOOM's pegging
+//! and light), and the rule by which walls clip sprites. No pixels, and
+//! no order of visiting: the BSP walk (`bsp`) decides that.
 //!
-//! ## The walk
+//! ## The rays
 //!
 //! Column `x` casts the ray `P + t * D` with `D = F + R * k`, where `F` is
 //! the facing unit vector, `R` the right vector and
 //! `k = (x + 0.5 - width / 2) / focal`. `F`'s component of `D` is 1, so the
 //! ray parameter `t` is the perpendicular depth (no fisheye).
-//!
-//! Starting in the camera's sector with the clip window `[0, height)`, each
-//! step finds the nearest wall of the current sector through which the ray
-//! *leaves* that sector beyond the previous crossing, draws the sector's
-//! ceiling and floor up to that wall, and then either draws the wall (one
-//! sided: the column is done) or the upper and lower parts of the portal,
-//! narrows the window and continues in the sector behind. Testing every wall
-//! of the sector, rather than walking edges of a convex polygon, is what
-//! makes non-convex sectors and sectors with holes work unsplit; the
-//! frame cache (`cache`) makes that cheap: a wall is tested only in the
-//! columns whose rays can leave the sector through it, worked out once per
-//! frame, so a column usually tests one wall per sector.
 //!
 //! ## Exact intersection arithmetic
 //!
@@ -31,8 +19,7 @@
 //! kept as the exact fraction `((A - P) x (B - P)) / (D x (B - A))` in
 //! `i128` until a hit is chosen. Comparisons between hits and against the
 //! previous crossing are exact cross-multiplications, so two walls meeting
-//! at a vertex the ray passes through give the *same* depth, and the walk
-//! can never ping-pong between them. (The 16-fraction-bit [`crate::math::Wide`]
+//! at a vertex the ray passes through give the *same* depth. (The 16-fraction-bit [`crate::math::Wide`]
 //! would round these products; exactness is what makes the walk's
 //! decisions consistent.) Only the chosen hit is divided, once, into a
 //! 16.16 depth, clamped to [`MIN_DEPTH`] so projection never divides by
@@ -61,17 +48,13 @@
 //! sprite stands on the far side of its line. The sprite's window in a
 //! column is the walk's window after the farthest such wall.
 
-use super::cache::{Ends, FrameCache, Live, SectorCache, SectorRef, Span};
+use super::cache::{Ends, SectorCache};
 use super::draw::WallTexels;
-use super::{light, Camera, RenderStats};
-use crate::config::MAX_PORTALS_PER_COLUMN;
+use super::{light, Camera};
 use crate::format::{wall_flag, TextureView, NONE, SKY};
-use crate::math::{within, Fx};
-use crate::world::{Level, Sector, SectorId, Wall, WallId};
-use heapless::Vec as HVec;
+use crate::math::Fx;
+use crate::world::{Level, Sector, SectorId, Wall};
 
-/// No slot.
-const EMPTY_SLOT: u16 = u16::MAX;
 /// The smallest depth projection divides by: 1/64 map unit, in 16.16 bits.
 pub(crate) const MIN_DEPTH: i64 = 1 << 10;
 /// The largest depth kept (far beyond any map), in 16.16 bits.
@@ -176,6 +159,12 @@ impl<'a> View<'a> {
         self.sector.is_some()
     }
 
+    /// The camera's sector, if it exists.
+    #[cfg(test)]
+    pub(crate) fn sector(&self) -> Option<SectorId> {
+        self.sector
+    }
+
     /// `k` for column `x`: the ray's sideways slope, 16.16 bits in
     /// `(-1, 1)`, positive to the right: `(2x + 1 - width) / width`,
     /// truncated towards zero so that mirrored columns get exactly
@@ -197,7 +186,9 @@ impl<'a> View<'a> {
     /// texture's width). DOOM's mapping: 1024 columns per full turn,
     /// counted with the angle (counter-clockwise), so a 256-wide sky
     /// repeats four times around, and the texture runs right to left
-    /// across the screen as in DOOM.
+    /// across the screen as in DOOM. (One by one: what
+    /// [`View::sky_column_pair`] must give.)
+    #[cfg(test)]
     pub(crate) fn sky_column(&self, x: usize) -> i32 {
         let k = self.slope(x);
         let off = atan_degrees(k.abs());
@@ -436,8 +427,6 @@ static ATAN: [u32; 257] = {
 pub(crate) struct TexSpan<'a> {
     /// The texture.
     pub(crate) texture: TextureView<'a>,
-    /// Its number.
-    pub(crate) id: u16,
     /// Texture column, 16.16 texels, not yet wrapped.
     pub(crate) u: i64,
     /// Height of texture row 0 above the eye, 16.16 bits: screen row `y`
@@ -456,39 +445,6 @@ pub(crate) enum Surface<'a> {
     Flat(TextureView<'a>),
     /// The sky.
     Sky,
-}
-
-/// What the walk hands out: runs of rows `(y0, y1)` in one column,
-/// non-empty and inside the frame. The runs of one column cover each row
-/// once.
-pub(crate) trait Paint<'a> {
-    /// The ceiling (`ceiling`) or the floor of the sector `sector`:
-    /// light fades per row with the plane's distance, `light` being the
-    /// sector's light number (see [`light::number`]) and `height` the
-    /// plane's `|height - eye height|` (16.16 bits).
-    fn plane(
-        &mut self,
-        cache: &SectorCache<'a>,
-        sector: SectorRef,
-        ceiling: bool,
-        rows: (usize, usize),
-        light: usize,
-        height: u64,
-    );
-
-    /// A wall at `depth` (16.16 bits), lit at `level`: a texture column,
-    /// or (without a texture) palette colour `color`.
-    fn wall(
-        &mut self,
-        rows: (usize, usize),
-        color: u8,
-        level: usize,
-        depth: i64,
-        tex: Option<&TexSpan<'a>>,
-    );
-
-    /// Nothing seen: the background.
-    fn background(&mut self, rows: (usize, usize));
 }
 
 /// A see-through middle texture in a portal, to be drawn over what lies
@@ -536,21 +492,6 @@ pub(crate) struct Depth {
 }
 
 impl Depth {
-    const ZERO: Depth = Depth { num: 0, den: 1 };
-
-    /// Exact `self < other`. Numerators are below 2^66 and denominators
-    /// below 2^51 in magnitude, so the products fit easily.
-    #[inline]
-    fn less(self, other: Depth) -> bool {
-        // Hits in front (the usual case) have numerators in 0..2^64: one
-        // 64 x 64 -> 128-bit product a side.
-        if (self.num as u128 | other.num as u128) >> 64 == 0 {
-            let (a, b) = (self.num as u64 as u128, other.num as u64 as u128);
-            return a * (other.den as u128) < b * (self.den as u128);
-        }
-        self.num * (other.den as i128) < other.num * (self.den as i128)
-    }
-
     /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
     pub(crate) fn bits(self) -> i64 {
         let den = self.den.max(1);
@@ -624,7 +565,7 @@ impl Hit {
 /// moving from the sector's side to the other: through the front when
 /// `front`, the sector being in front, through the back when `back`).
 /// `cross` gives `e.cross()`, which does not depend on the ray (the
-/// frame cache keeps it). Exact; may be negative (behind).
+/// sector cache keeps it). Exact; may be negative (behind).
 #[inline]
 pub(crate) fn exit_depth(
     dx: i64,
@@ -669,26 +610,6 @@ pub(crate) fn exit_depth(
     })
 }
 
-/// Where the ray `(dx, dy)` leaves through the exit of span `sp` of the
-/// frame cache (and the exit's number), if it does and the exit is not
-/// the wall just crossed. Counts the test.
-#[inline(always)]
-fn exit_hit(
-    cache: &FrameCache<'_>,
-    sp: Span,
-    (dx, dy): (i64, i64),
-    came_through: Option<WallId>,
-    stats: &mut RenderStats,
-) -> Option<(Hit, usize)> {
-    let i = sp.exit as usize;
-    let e = cache.exit(i)?;
-    stats.walls_tested = stats.walls_tested.saturating_add(1);
-    if came_through == Some(e.id) {
-        return None;
-    }
-    exit_depth(dx, dy, &e.ends, e.front, e.back, || e.cross).map(|hit| (hit, i))
-}
-
 /// DOOM's fake contrast: a wall running exactly east-west (facing north
 /// or south) is one light number darker, one running exactly north-south
 /// one brighter.
@@ -701,12 +622,6 @@ fn contrast(wall: &Wall) -> i32 {
     } else {
         0
     }
-}
-
-/// A run `[y0, y1)` already clamped to the window; `None` if empty.
-#[inline]
-fn rows(y0: i64, y1: i64) -> Option<(usize, usize)> {
-    (y0 < y1 && y0 >= 0).then_some((y0 as usize, y1 as usize))
 }
 
 /// How a wall decides which sprites it hides: its ends' depths along
@@ -751,33 +666,13 @@ impl Occluder {
     }
 }
 
-/// Narrows the window of every sprite the wall `occluder` (with ends
-/// `ends()`, worked out if needed) hides to `[top, bottom)`.
-fn clip_sprites(
-    occluder: &Occluder,
-    ends: impl Fn() -> Ends,
-    sprites: &mut [SpriteClip],
-    step: i32,
-    top: i64,
-    bottom: i64,
-) {
-    for s in sprites.iter_mut() {
-        if occluder.hides(s, &ends) {
-            // Rows and steps are below 2^15 (frame and walk limits).
-            s.top = top as i16;
-            s.bottom = bottom as i16;
-            s.slot = step as i16;
-        }
-    }
-}
-
 /// One textured part of a wall as seen: its texture ([`NONE`]: none)
 /// and the height of its row 0 relative to the eye, 16.16 bits, pegged
 /// and offset.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Part {
     pub(crate) texture: u16,
-    /// Where the frame cache keeps the texture's view (see
+    /// Where the sector cache keeps the texture's view (see
     /// [`SectorCache::keep_texture`]).
     pub(crate) slot: u8,
     pub(crate) top: i64,
@@ -799,10 +694,8 @@ impl Part {
 pub(crate) struct Prepared {
     /// The side seen: the front.
     pub(crate) front: bool,
-    /// The sector behind (`None`: one-sided), and its slot in the frame
-    /// cache ([`EMPTY_SLOT`]: not known).
+    /// The sector behind (`None`: one-sided).
     pub(crate) next: Option<SectorId>,
-    next_slot: u16,
     /// The wall's length, 16.16 bits.
     pub(crate) length: Fx,
     /// Where the wall's top and bottom are: the sector's ceiling (or,
@@ -930,7 +823,6 @@ pub(crate) fn prepare<'a>(
     let mut p = Prepared {
         front,
         next: wall.other_side(sector),
-        next_slot: EMPTY_SLOT,
         length: wall.length,
         top: bits(world_top) - eye,
         floor: bits(here.floor) - eye,
@@ -1025,312 +917,6 @@ pub(crate) fn plane_continues(here: &Sector, there: &Sector, ceiling: bool) -> b
             && there.floor_color == here.floor_color
     };
     open && same && there.light == here.light
-}
-
-/// Where the nearest exit found so far is: exit `i` of the cache, or
-/// (for a sector walked uncached) the wall itself.
-type Exited = Result<usize, WallId>;
-
-/// Where every column's walk starts: the camera's sector and its slot in
-/// the frame cache (`None`: the camera is in no sector). Looked up once
-/// per frame.
-pub(crate) fn start<'a>(
-    level: &Level<'a>,
-    view: &View<'a>,
-    cache: &mut FrameCache<'a>,
-) -> Option<(SectorId, SectorRef)> {
-    let sector = view.sector?;
-    Some((sector, cache.sector(level, view, sector)))
-}
-
-/// Walks column `x` from `start` (see [`start`]), handing `paint` runs that together cover every row
-/// of the column exactly once, recording the see-through middle textures
-/// it passes in `masked` (nearest first) and narrowing the windows of
-/// `sprites` (all of which should start open, slot -1).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn column<'a>(
-    level: &Level<'a>,
-    view: &View<'a>,
-    cache: &mut FrameCache<'a>,
-    start: Option<(SectorId, SectorRef)>,
-    x: usize,
-    stats: &mut RenderStats,
-    masked: &mut HVec<Masked<'a>, MAX_MASKED_PER_COLUMN>,
-    sprites: &mut [SpriteClip],
-    paint: &mut impl Paint<'a>,
-) {
-    let mut top: i64 = 0;
-    let mut bottom: i64 = view.height;
-    let Some((mut sector, mut here_ref)) = start else {
-        if let Some(r) = rows(top, bottom) {
-            paint.background(r);
-        }
-        stats.columns_leaked = stats.columns_leaked.saturating_add(1);
-        return;
-    };
-    let (dx, dy) = view.ray(x);
-    let mut prev = Depth::ZERO;
-    // The first step also takes a hit at depth 0 (a camera exactly on a
-    // wall); later steps need a hit strictly beyond the last crossing.
-    let mut first = true;
-    let mut came_through: Option<WallId> = None;
-
-    for step in 0..MAX_PORTALS_PER_COLUMN as i32 {
-        // The nearest exit: its hit, and where its wall is (an index into
-        // the cache's exits, or the wall itself when walked uncached).
-        let mut best: Option<(Hit, Exited)> = None;
-        // Past the last crossing (on the first step, at it or past it).
-        let beyond = move |d: Depth| if first { !d.less(prev) } else { prev.less(d) };
-        // Beyond, and nearer, or as near and first in the map's order:
-        // exactly the nearest exit whatever order the exits are tried in.
-        let beats = |d: Depth, order: usize, best: &Option<(Hit, Exited)>| {
-            beyond(d)
-                && best.as_ref().is_none_or(|(b, at)| {
-                    d.less(b.depth) || (matches!(*at, Ok(j) if order < j) && !b.depth.less(d))
-                })
-        };
-        match cache.live_exits(level, view, here_ref, x as u16) {
-            // The usual case: one exit left to test, nothing to compare.
-            Some(Live { first, end, .. }) if end == first + 1 => {
-                if let Some((hit, i)) = cache
-                    .span(first)
-                    .and_then(|sp| exit_hit(cache, sp, (dx, dy), came_through, stats))
-                {
-                    if beyond(hit.depth) {
-                        best = Some((hit, Ok(i)));
-                    }
-                }
-            }
-            // Two, the nearer known: if the ray leaves through it beyond
-            // the last crossing, that is the exit; if not, the other is,
-            // if the ray leaves through that one.
-            Some(Live {
-                first,
-                nearer: Some(n),
-                ..
-            }) => {
-                for k in [n, 2 * first + 1 - n] {
-                    if let Some((hit, i)) = cache
-                        .span(k)
-                        .and_then(|sp| exit_hit(cache, sp, (dx, dy), came_through, stats))
-                    {
-                        if beyond(hit.depth) {
-                            best = Some((hit, Ok(i)));
-                            break;
-                        }
-                    }
-                }
-            }
-            Some(Live { first, end, .. }) => {
-                let xc = x as u16;
-                for k in first..end {
-                    let Some(sp) = cache.span(k) else {
-                        break;
-                    };
-                    // (`live_exits` leaves none that has ended.)
-                    if xc >= sp.end {
-                        continue;
-                    }
-                    if let Some((hit, i)) = exit_hit(cache, sp, (dx, dy), came_through, stats) {
-                        if beats(hit.depth, i, &best) {
-                            best = Some((hit, Ok(i)));
-                        }
-                    }
-                }
-            }
-            None => {
-                for id in level.sector_walls(sector) {
-                    stats.walls_tested = stats.walls_tested.saturating_add(1);
-                    if came_through == Some(id) {
-                        continue;
-                    }
-                    let wall = level.wall(id);
-                    let (front, back) = (wall.front == sector, wall.back == Some(sector));
-                    let ends = Ends::new(view, &wall);
-                    if let Some(hit) = exit_depth(dx, dy, &ends, front, back, || ends.cross()) {
-                        if beats(hit.depth, 0, &best) {
-                            best = Some((hit, Err(id)));
-                        }
-                    }
-                }
-            }
-        }
-        let Some((hit, found)) = best else {
-            // Outside the map (or a gap): nothing more to see.
-            if let Some(r) = rows(top, bottom) {
-                paint.background(r);
-            }
-            stats.columns_leaked = stats.columns_leaked.saturating_add(1);
-            return;
-        };
-        // How the wall is drawn: worked out on its first hit this frame.
-        let mut uncached: Option<Prepared> = None;
-        let (id, next_ref) = match found {
-            Ok(i) => {
-                let id = cache.exit(i).map_or(WallId(0), |e| e.id);
-                let known = cache
-                    .prepared(i)
-                    .filter(|p| p.front == hit.front)
-                    .map(|p| (p.next_slot, p.next.is_some()));
-                let next_ref = match known {
-                    Some((slot, _)) if slot != EMPTY_SLOT => Some(SectorRef::Slot(slot)),
-                    Some((_, false)) => None,
-                    _ => cache.next(level, view, i),
-                };
-                if known.is_none() {
-                    let wall = level.wall(id);
-                    let (here, there) = (cache.get(here_ref), next_ref.map(|r| cache.get(r)));
-                    let mut p = prepare(level, view, cache, &wall, sector, here, there, hit.front);
-                    if let Some(SectorRef::Slot(s)) = next_ref {
-                        p.next_slot = s;
-                    }
-                    if !cache.set_prepared(i, p) {
-                        uncached = Some(p);
-                    }
-                }
-                (id, next_ref)
-            }
-            Err(id) => {
-                let wall = level.wall(id);
-                let next_ref = wall
-                    .other_side(sector)
-                    .map(|s| cache.sector(level, view, s));
-                let (here, there) = (cache.get(here_ref), next_ref.map(|r| cache.get(r)));
-                uncached = Some(prepare(
-                    level, view, cache, &wall, sector, here, there, hit.front,
-                ));
-                (id, next_ref)
-            }
-        };
-        // From here on the cache is only read.
-        let cache: &FrameCache<'a> = cache;
-        // The wall's ends, for clipping sprites.
-        let ends = || match found {
-            Ok(i) => cache.exit(i).map_or(Ends::default(), |e| e.ends),
-            Err(id) => Ends::new(view, &level.wall(id)),
-        };
-        let kept = found.ok().and_then(|i| cache.prepared(i));
-        let Some(prep) = uncached.as_ref().or(kept) else {
-            // (Never: it was just kept, or is in `uncached`.)
-            if let Some(r) = rows(top, bottom) {
-                paint.background(r);
-            }
-            return;
-        };
-
-        let depth = hit.depth.bits();
-        let inv = Inverse::of(depth);
-        let project = |dh| view.project_inv(dh, inv);
-        let [top_row, floor_row, ..] =
-            prep.continued([project(prep.top), project(prep.floor), 0, 0]);
-        let ceiling_y = within(top_row, top, bottom);
-        let floor_y = within(floor_row, ceiling_y, bottom);
-        if let Some(r) = rows(top, ceiling_y) {
-            paint.plane(
-                cache,
-                here_ref,
-                true,
-                r,
-                prep.plane_light as usize,
-                prep.ceiling_height,
-            );
-        }
-        if let Some(r) = rows(floor_y, bottom) {
-            paint.plane(
-                cache,
-                here_ref,
-                false,
-                r,
-                prep.plane_light as usize,
-                prep.floor.unsigned_abs(),
-            );
-        }
-        // The wall's light and texture column, worked out when first
-        // needed.
-        let mut lit: Option<usize> = None;
-        let mut wall_level = || {
-            *lit.get_or_insert_with(|| {
-                let step = inv.divide(light::SCALE_NUMERATOR as u64);
-                light::by_step(prep.wall_light as usize, step)
-            })
-        };
-        let mut along: Option<i64> = None;
-        let mut span = |part: Part| -> Option<TexSpan<'a>> {
-            if part.texture == NONE {
-                return None;
-            }
-            let texture = match cache.kept_texture(part.slot) {
-                Some(t) => t,
-                None => level.map().texture(part.texture)?,
-            };
-            let u = *along.get_or_insert_with(|| hit.along(prep.length) + prep.x_offset as i64);
-            Some(TexSpan {
-                texture,
-                id: part.texture,
-                u,
-                top: part.top,
-            })
-        };
-
-        let (Some(next), Some(next_ref)) = (prep.next, next_ref) else {
-            // One-sided: the middle texture.
-            if let Some(r) = rows(ceiling_y, floor_y) {
-                let t = span(prep.middle);
-                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
-            }
-            clip_sprites(&prep.occluder, ends, sprites, step, 0, 0);
-            return;
-        };
-        let mut new_top = ceiling_y;
-        if prep.upper_shows {
-            new_top = within(view.project_inv(prep.back_ceiling, inv), ceiling_y, floor_y);
-            if let Some(r) = rows(ceiling_y, new_top) {
-                let t = span(prep.upper);
-                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
-            }
-        }
-        let mut new_bottom = floor_y;
-        if prep.lower_shows {
-            new_bottom = within(view.project_inv(prep.back_floor, inv), new_top, floor_y);
-            if let Some(r) = rows(new_bottom, floor_y) {
-                let t = span(prep.lower);
-                paint.wall(r, prep.wall_color, wall_level(), depth, t.as_ref());
-            }
-        }
-        if new_top < new_bottom && prep.middle.texture != NONE {
-            // A see-through middle texture, drawn once over what lies
-            // behind.
-            if let Some(t) = span(prep.middle) {
-                let m = Masked {
-                    y0: new_top as usize,
-                    y1: new_bottom as usize,
-                    depth,
-                    level: wall_level(),
-                    tex: t,
-                    step,
-                };
-                if masked.push(m).is_err() {
-                    stats.masked_dropped = stats.masked_dropped.saturating_add(1);
-                }
-            }
-        }
-        clip_sprites(&prep.occluder, ends, sprites, step, new_top, new_bottom);
-        top = new_top;
-        bottom = new_bottom;
-        if top >= bottom {
-            return;
-        }
-        stats.portals_crossed = stats.portals_crossed.saturating_add(1);
-        sector = next;
-        here_ref = next_ref;
-        came_through = Some(id);
-        prev = hit.depth;
-        first = false;
-    }
-    stats.columns_truncated = stats.columns_truncated.saturating_add(1);
-    if let Some(r) = rows(top, bottom) {
-        paint.background(r);
-    }
 }
 
 #[cfg(test)]

@@ -185,7 +185,7 @@ const _: () = assert!(MAX_VISIBLE_SPRITES <= 256);
 // Not sorted by depth: the renderer orders each column's sprites itself,
 // and sorting the whole list here cost up to 4% of a frame's time on
 // sprite-rich maps, moving large entries. Once a frame: kept out of
-// `render_by`, whose walks' per-column loops are the hot part (inlined
+// the walk, whose per-column loops are the hot part (inlined
 // there, it cost the N64 build 0.8% a frame on our levels).
 #[inline(never)]
 pub(crate) fn project<'a>(

@@ -3,8 +3,8 @@
 //! surfaces added record by record and the map emitted again.
 
 use engine::format::{
-    BlockmapRepr, MapRepr, MapView, SectorRecord, SideRecord, TextureRecord, ThingRecord,
-    VertexRecord, WallRecord, NONE,
+    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, MapView, SectorRecord, SideRecord,
+    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, NONE,
 };
 use engine::math::Vec2;
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -24,12 +24,17 @@ pub struct Retex {
     pub textures: Vec<TextureRecord>,
     pub pixels: Vec<u8>,
     pub sky: Option<u16>,
+    /// The compiler's BSP, kept as it was (retexturing moves no wall).
+    pub nodes: Vec<BspNodeRecord>,
+    pub segs: Vec<BspSegRecord>,
+    pub subsectors: Vec<SubsectorRecord>,
 }
 
 impl Retex {
     /// Reads every record back from compiled map bytes.
     pub fn from_bytes(bytes: &[u8]) -> Retex {
         let view = MapView::new_checked(bytes).expect("map loads");
+        let bsp = view.bsp();
         let sector_walls = (0..view.sector_count())
             .flat_map(|s| view.sector_walls(s).map(|w| w as u16).collect::<Vec<_>>())
             .collect();
@@ -55,6 +60,11 @@ impl Retex {
                 .collect(),
             pixels: Vec::new(),
             sky: view.sky(),
+            nodes: (0..bsp.node_count()).map(|i| bsp.node(i)).collect(),
+            segs: (0..bsp.seg_count()).map(|i| bsp.seg(i)).collect(),
+            subsectors: (0..bsp.subsector_count())
+                .map(|i| bsp.subsector(i))
+                .collect(),
         }
     }
 
@@ -185,6 +195,11 @@ impl Retex {
             textures: &self.textures,
             texture_pixels: &self.pixels,
             sky: self.sky,
+            bsp: BspRepr {
+                nodes: &self.nodes,
+                segs: &self.segs,
+                subsectors: &self.subsectors,
+            },
             ..Default::default()
         };
         let mut buf = vec![0; repr.buffer_len()];

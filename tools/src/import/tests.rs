@@ -449,10 +449,10 @@ fn room_with_bsp() -> Lv {
     lv
 }
 
-fn compiled_bsp(out: &Imported) -> Option<(usize, usize, usize)> {
+fn compiled_bsp(out: &Imported) -> (usize, usize, usize) {
     let view = engine::format::MapView::new_checked(&out.compiled.bytes).unwrap();
-    view.bsp()
-        .map(|b| (b.node_count(), b.seg_count(), b.subsector_count()))
+    let b = view.bsp();
+    (b.node_count(), b.seg_count(), b.subsector_count())
 }
 
 /// Compiles `lv` and checks that its BSP was dropped with one warning
@@ -460,7 +460,7 @@ fn compiled_bsp(out: &Imported) -> Option<(usize, usize, usize)> {
 /// no node, its four lines in one subsector).
 fn bsp_replaced(lv: &Lv, why: &str) {
     let out = run(lv);
-    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
+    assert_eq!(compiled_bsp(&out), (0, 4, 1), "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, why), 1, "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, "BSP"), 1, "{:?}", out.warnings);
 }
@@ -468,7 +468,7 @@ fn bsp_replaced(lv: &Lv, why: &str) {
 #[test]
 fn the_node_builders_bsp_is_kept_or_replaced_with_a_warning() {
     let out = run(&room_with_bsp());
-    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
+    assert_eq!(compiled_bsp(&out), (0, 4, 1), "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, "BSP"), 0, "{:?}", out.warnings);
 
     // A seg off its linedef's line: the segs cannot be trusted.
@@ -513,7 +513,7 @@ fn the_node_builders_bsp_is_kept_or_replaced_with_a_warning() {
     let mut lv = room_with_bsp();
     lv.0.bsp = None;
     let out = run(&lv);
-    assert_eq!(compiled_bsp(&out), Some((0, 4, 1)), "{:?}", out.warnings);
+    assert_eq!(compiled_bsp(&out), (0, 4, 1), "{:?}", out.warnings);
     assert_eq!(count(&out.warnings, "BSP"), 0, "{:?}", out.warnings);
 }
 
