@@ -40,6 +40,9 @@ pub const MAX_COORDINATE: i32 = 32_767;
 
 /// Most moving round bodies in a game, the player included.
 pub const MAX_BODIES: usize = 64;
+/// The largest radius (and, for an entity a game spawns, height) of a
+/// body, in map units.
+pub const MAX_BODY_SIZE: i32 = 1024;
 
 /// Widest framebuffer the renderer draws into.
 pub const MAX_SCREEN_WIDTH: usize = 1024;

@@ -24,7 +24,7 @@ use heapless::Vec as HVec;
 use crate::collide::mover::{push_out, slide_move, support, Placement};
 use crate::collide::push_apart::{push_apart, Disc, Separation};
 use crate::collide::BodyShape;
-use crate::config::{player, MAX_BODIES};
+use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
 use crate::format::kind;
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
 use crate::render::Camera;
@@ -132,6 +132,34 @@ const STOP_SPEED: Fx = Fx::lit("0.0625");
 /// Top speed of a pushable entity after a push.
 pub const ENTITY_MAX_SPEED: Fx = Fx::lit("8");
 
+/// A body's place in [`Game::bodies`]; the player is body 0. Bodies are
+/// never removed, so an id stays good for the game's life.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BodyId(pub u8);
+
+// Every body's index fits in a `BodyId`.
+const _: () = assert!(MAX_BODIES <= 256);
+
+impl BodyId {
+    /// The player.
+    pub const PLAYER: BodyId = BodyId(0);
+}
+
+/// Why [`Game::spawn`] added no body.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SpawnError {
+    /// [`MAX_BODIES`] are in play already.
+    Full,
+    /// The point is in no sector of the level.
+    OutsideMap,
+    /// The radius or height is not in `(0, MAX_BODY_SIZE]`, or the knee
+    /// is negative or above the height.
+    BadShape,
+    /// The sprite names no texture of the map (and is not
+    /// [`crate::format::NONE`]).
+    BadSprite,
+}
+
 fn spawn(level: &Level<'_>, pos: Vec2, shape: BodyShape, max_speed: Fx, sprite: u16) -> Body {
     let sector = level.locate(pos).unwrap_or_default();
     let floor = level.sector(sector).floor;
@@ -201,6 +229,64 @@ impl<'a> Game<'a> {
             view_delta: Fx::ZERO,
             tick: 0,
         }
+    }
+
+    /// Adds a pushable body (an entity of the game's own: a monster, a
+    /// crate, a ball) standing on the floor at `pos`, drawn with texture
+    /// `sprite` ([`crate::format::NONE`]: not drawn). It moves as the
+    /// map's pushable things do: by its velocity each tick, through the
+    /// walls, pushed apart from the other bodies, slowed by friction; set
+    /// its velocity with [`Game::drive`]. A spawn overlapping a wall is
+    /// pushed clear if it can be.
+    pub fn spawn(
+        &mut self,
+        pos: Vec2,
+        shape: BodyShape,
+        sprite: u16,
+    ) -> Result<BodyId, SpawnError> {
+        let size_ok = |v: Fx| v > Fx::ZERO && v <= Fx::from_num(MAX_BODY_SIZE);
+        if self.bodies.is_full() {
+            return Err(SpawnError::Full);
+        }
+        if !size_ok(shape.radius) || !size_ok(shape.height) {
+            return Err(SpawnError::BadShape);
+        }
+        if shape.knee < Fx::ZERO || shape.knee > shape.height {
+            return Err(SpawnError::BadShape);
+        }
+        let textures = self.level.map().texture_count();
+        if sprite != crate::format::NONE && usize::from(sprite) >= textures {
+            return Err(SpawnError::BadSprite);
+        }
+        if self.level.locate(pos).is_none() {
+            return Err(SpawnError::OutsideMap);
+        }
+        let body = spawn(&self.level, pos, shape, ENTITY_MAX_SPEED, sprite);
+        let id = BodyId(self.bodies.len() as u8);
+        self.bodies.push(body).map_err(|_| SpawnError::Full)?;
+        Ok(id)
+    }
+
+    /// Sets the horizontal velocity of body `id` (map units a tick; the
+    /// next tick moves it, at most its top speed, [`ENTITY_MAX_SPEED`]
+    /// for an entity). Friction acts on it after each move, so a body
+    /// driven every tick keeps its speed and one left alone slows to a
+    /// stop. The player's velocity is the input's: driving body 0 works
+    /// but the next input adds to it. False, and nothing changes, if
+    /// there is no body `id`.
+    pub fn drive(&mut self, id: BodyId, vel: Vec2) -> bool {
+        match self.bodies.get_mut(usize::from(id.0)) {
+            Some(body) => {
+                body.vel = vel;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Body `id`, if there is one.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.bodies.get(usize::from(id.0))
     }
 
     /// The level.

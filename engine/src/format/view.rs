@@ -404,8 +404,8 @@ impl<'a> MapView<'a> {
         let mut player = false;
         for i in 0..self.thing_count() {
             let t = self.thing(i);
-            let bad_radius =
-                t.kind == kind::PUSHABLE && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(1024));
+            let bad_radius = t.kind == kind::PUSHABLE
+                && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(config::MAX_BODY_SIZE));
             if !in_range(t.x)
                 || !in_range(t.y)
                 || t.angle < Fx::ZERO
