@@ -7,6 +7,38 @@
 //! own the window or the video hardware, the clock and the input devices, and
 //! call into the engine.
 //!
+//! ## The whole sequence
+//!
+//! Load a map's bytes (compiled by the map compiler, `tools`), start a
+//! game, tick it with input 35 times a second, and draw what the player
+//! sees into pixels of the caller's:
+//!
+//! ```
+//! use engine::game::{Game, Input};
+//! use engine::render::{render_game, Frame, Shades};
+//! use engine::world::Level;
+//!
+//! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/e1_hangar.map");
+//! # let bytes = tools::load_map_file(std::path::Path::new(path)).unwrap();
+//! // `bytes`: a compiled map, from a file, a cartridge or `include_bytes!`.
+//! let level = Level::load(&bytes).expect("a map the loader accepts");
+//! let mut game = Game::new(level);
+//! for _ in 0..35 {
+//!     game.tick(Input::new(100, 0, 0)); // one second, running forward
+//! }
+//! assert!(game.player().tick == 35);
+//!
+//! let shades = Shades::<u32>::for_map(game.level().map());
+//! let mut pixels = vec![0u32; 320 * 200];
+//! let mut frame = Frame::new(&mut pixels, 320, 200, 320).unwrap();
+//! let stats = render_game(&game, &shades, &mut frame);
+//! assert_eq!(stats.columns_leaked, 0); // every column shows the level
+//! ```
+//!
+//! `engine/examples/` has it as programs: `headless` (a map, two seconds
+//! of input, a PPM of the view) and `custom_entity` (a body of the game's
+//! own, driven each tick with `Game::spawn` and `Game::drive`).
+//!
 //! ## The layers, bottom up
 //!
 //! * [`math`]: the one fixed-point type ([`math::Fx`], 16.16) for every world
