@@ -27,8 +27,7 @@ use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
 use crate::format::kind;
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
-use crate::render::Camera;
-use crate::world::{Level, SectorId};
+use crate::world::{Camera, Level, SectorId};
 
 /// One tick of player input, in the units of a demo line.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]

@@ -51,9 +51,12 @@
 //! * [`format`]: the compiled map, defined once. [`format::MapView`] reads it
 //!   in place from a `&[u8]` after checking every index and count once
 //!   (`new_checked`); [`format::MapRepr`] writes it. Big-endian on disk, so
-//!   the N64 reads the same bytes in place.
+//!   the N64 reads the same bytes in place. [`format::blockmap`] is the
+//!   rule for which blocks list a wall, shared by compiler and loader.
 //! * [`world`]: the runtime level: sectors and walls linked by index
-//!   newtypes, the blockmap broadphase and point location.
+//!   newtypes, the blockmap broadphase, point location and the
+//!   [`world::Camera`]. Each layer uses only those above it in this list,
+//!   and `render` (which draws a [`game::Game`]) is the one above `game`.
 //! * [`collide`]: one query per file: closest point on a segment, segment
 //!   crossings, and the mover that slides a circle through the level
 //!   (sub-steps, push-out, knee and head checks, portal tracking).

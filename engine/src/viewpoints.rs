@@ -15,8 +15,7 @@
 use crate::config::player;
 use crate::format::kind;
 use crate::math::{Angle, Fx, Vec2};
-use crate::render::Camera;
-use crate::world::Level;
+use crate::world::{Camera, Level};
 
 /// Random points a benchmark tries per viewpoint it wants before giving
 /// up (a map whose sectors fill little of its bounding box gets fewer).

@@ -36,12 +36,12 @@
 use std::collections::HashMap;
 
 use engine::config;
+use engine::format::blockmap::{for_each_block_touching_segment, Grid};
 use engine::format::{
     BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, SectorRecord, SideRecord,
     SubsectorRecord, ThingRecord, VertexRecord, WallRecord, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
-use engine::world::blockmap::{for_each_block_touching_segment, Grid};
 
 use crate::texture::{PackedTextures, Packer, TextureLibrary};
 

@@ -53,6 +53,7 @@
 //! 0). So the tree has no cycles, a walk visits each node once, and the
 //! loader also bounds its depth ([`crate::config::MAX_BSP_DEPTH`]).
 
+pub mod blockmap;
 mod bsp;
 pub mod bytes;
 mod emit;
@@ -363,7 +364,7 @@ pub struct SubsectorRecord {
 
 /// The blockmap, as the compiler builds it: a grid of square blocks, each
 /// with the sorted list of walls that touch it (see
-/// [`crate::world::blockmap`] for the exact rule).
+/// [`blockmap`] for the exact rule).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub struct BlockmapRepr<'a> {
     /// West edge of the grid, whole map units.

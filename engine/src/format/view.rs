@@ -1,5 +1,6 @@
 //! The checked, zero-copy view over a compiled map.
 
+use super::blockmap::{for_each_block_touching_segment, Grid};
 use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
@@ -9,7 +10,6 @@ use super::{
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
-use crate::world::blockmap::{for_each_block_touching_segment, Grid};
 
 /// A compiled map, validated once, read in place.
 ///

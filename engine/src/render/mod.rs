@@ -105,26 +105,12 @@ use heapless::Vec as HVec;
 use crate::config::MAX_SCREEN_HEIGHT;
 use crate::format::TextureView;
 use crate::game::Game;
-use crate::math::{Angle, Fx, Vec2};
-use crate::world::{Level, SectorId};
+pub use crate::world::Camera;
+use crate::world::Level;
 use cache::SectorCache;
 use draw::{FlatRun, MaskedRun};
 use portal::{Masked, SpriteClip, View, MAX_MASKED_PER_COLUMN};
 use sprite::{Source, Visible};
-
-/// Where the view is: a point, an eye height, a facing and the sector the
-/// point is in.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub struct Camera {
-    /// Position in the map.
-    pub pos: Vec2,
-    /// Absolute height of the eye.
-    pub eye_z: Fx,
-    /// Facing.
-    pub angle: Angle,
-    /// The sector `pos` is in.
-    pub sector: SectorId,
-}
 
 /// Figures from one rendered frame.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -1115,7 +1101,7 @@ mod tests {
             }
             let colour = |what: reference::Shows| -> u32 {
                 use reference::Shows;
-                let sector = |s: SectorId| level.sector(s);
+                let sector = |s: crate::world::SectorId| level.sector(s);
                 match what {
                     Shows::Nothing => 0,
                     Shows::Floor(s) => shades.get(0, sector(s).floor_color),

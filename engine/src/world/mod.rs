@@ -4,12 +4,28 @@
 //! ([`SectorId`], [`WallId`]) instead of raw `u16`s. Walls and sectors refer
 //! to each other only by index; nothing holds a pointer.
 
-pub mod blockmap;
+/// The blockmap's rule, defined with the format (kept here under its old
+/// path).
+pub use crate::format::blockmap;
 
 use crate::config::collision::MAX_QUERY_WALLS;
 use crate::format::{LoadError, MapView, NO_SECTOR};
-use crate::math::{Fx, Vec2, WVec, Wide};
+use crate::math::{Angle, Fx, Vec2, WVec, Wide};
 use heapless::Vec as HVec;
+
+/// Where the view is: a point, an eye height, a facing and the sector the
+/// point is in.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Camera {
+    /// Position in the map.
+    pub pos: Vec2,
+    /// Absolute height of the eye.
+    pub eye_z: Fx,
+    /// Facing.
+    pub angle: Angle,
+    /// The sector `pos` is in.
+    pub sector: SectorId,
+}
 
 /// Index of a sector.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
