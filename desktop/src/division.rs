@@ -13,7 +13,7 @@
 use std::time::Instant;
 
 use engine::math::{set_division, Division};
-use engine::render::{render_scene, Camera, Frame};
+use engine::render::{render, Camera, Frame, Scene};
 use engine::world::Level;
 
 /// Rounds of each way: the fastest round of each counts, so that a
@@ -103,7 +103,11 @@ pub fn choose_on(level: &Level<'_>, width: usize, height: usize) -> Choice {
     let frame = Frame::new(&mut pixels, width, height, stride);
     match frame {
         Some(mut frame) => choose_over(&cameras, |camera| {
-            render_scene(level, camera, &shades, &sprites, &mut frame);
+            render(
+                &Scene::new(level, *camera).with_sprites(&sprites),
+                &shades,
+                &mut frame,
+            );
         }),
         None => choose(0, |_| {}),
     }

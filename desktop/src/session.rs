@@ -17,7 +17,7 @@
 use std::time::{Duration, Instant};
 
 use engine::game::{Game, Input, PlayerState};
-use engine::render::{render_game_from, Camera, Frame, RenderStats, Shades};
+use engine::render::{render, Camera, Frame, RenderStats, Scene, Shades};
 use engine::world::SectorId;
 
 use crate::automap::{self, Automap, MapView};
@@ -273,7 +273,11 @@ impl<'a> Session<'a> {
             let mut frame = Frame::new(pixels, width, height, width)
                 .ok_or_else(|| format!("cannot render at {width}x{height}"))?;
             let start = Instant::now();
-            let stats = render_game_from(&self.game, &camera, shades, &mut frame);
+            let stats = render(
+                &Scene::of_game(&self.game).seen_from(camera),
+                shades,
+                &mut frame,
+            );
             (stats, start.elapsed())
         };
         if self.automap.shown {

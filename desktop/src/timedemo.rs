@@ -21,7 +21,7 @@
 //! out too ([`DOOM_MONSTERS`]): both renderers draw the same sprites.
 //!
 //! Each run renders `frames` frames, cycling through the viewpoints, with
-//! [`render_game_from`] (the map's decorations and its pushable bodies as
+//! [`Scene::of_game`] (the map's decorations and its pushable bodies as
 //! sprites, into `u32` pixels through the map's light table); only the
 //! rendering loop is timed, not loading, compiling or the warm-up pass
 //! (every viewpoint rendered once before the first run). Times are wall
@@ -35,7 +35,7 @@ use std::time::Instant;
 
 use engine::game::Game;
 use engine::math::{Angle, Division, Fx, Vec2};
-use engine::render::{render_game_from, render_scene, Camera, Frame, RenderStats, Sprite};
+use engine::render::{render, Camera, Frame, RenderStats, Scene, Sprite};
 use engine::viewpoints;
 use engine::world::Level;
 
@@ -293,9 +293,13 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     };
     let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
         if opts.spin {
-            render_scene(game.level(), camera, &shades, &spin_sprites, frame)
+            render(
+                &Scene::new(game.level(), *camera).with_sprites(&spin_sprites),
+                &shades,
+                frame,
+            )
         } else {
-            render_game_from(&game, camera, &shades, frame)
+            render(&Scene::of_game(&game).seen_from(*camera), &shades, frame)
         }
     };
     let which = if opts.spin {

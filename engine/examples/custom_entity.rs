@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use engine::collide::BodyShape;
 use engine::game::{Game, Input};
 use engine::math::{Fx, Vec2};
-use engine::render::{render_game, Frame, Shades};
+use engine::render::{render, Frame, Scene, Shades};
 use engine::world::Level;
 
 const WIDTH: usize = 320;
@@ -108,7 +108,7 @@ fn main() -> ExitCode {
         eprintln!("custom_entity: the frame does not fit its pixels");
         return ExitCode::FAILURE;
     };
-    render_game(&game, &shades, &mut frame);
+    render(&Scene::of_game(&game), &shades, &mut frame);
     let mut ppm = format!("P6\n{WIDTH} {HEIGHT}\n255\n").into_bytes();
     for p in &pixels {
         ppm.extend_from_slice(&[(p >> 16) as u8, (p >> 8) as u8, *p as u8]);

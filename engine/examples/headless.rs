@@ -14,7 +14,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use engine::game::{Game, Input};
-use engine::render::{render_game, Frame, Shades};
+use engine::render::{render, Frame, Scene, Shades};
 use engine::world::Level;
 
 const WIDTH: usize = 320;
@@ -73,7 +73,7 @@ fn main() -> ExitCode {
         eprintln!("headless: the frame does not fit its pixels");
         return ExitCode::FAILURE;
     };
-    let stats = render_game(&game, &shades, &mut frame);
+    let stats = render(&Scene::of_game(&game), &shades, &mut frame);
     println!(
         "rendered {WIDTH}x{HEIGHT}: {} walls tested, {} sprites drawn, {} columns leaked",
         stats.walls_tested, stats.sprites_drawn, stats.columns_leaked

@@ -15,7 +15,7 @@
 //!
 //! ```
 //! use engine::game::{Game, Input};
-//! use engine::render::{render_game, Frame, Shades};
+//! use engine::render::{render, Frame, Scene, Shades};
 //! use engine::world::Level;
 //!
 //! # let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/e1_hangar.map");
@@ -31,7 +31,7 @@
 //! let shades = Shades::<u32>::for_map(game.level().map());
 //! let mut pixels = vec![0u32; 320 * 200];
 //! let mut frame = Frame::new(&mut pixels, 320, 200, 320).unwrap();
-//! let stats = render_game(&game, &shades, &mut frame);
+//! let stats = render(&Scene::of_game(&game), &shades, &mut frame);
 //! assert_eq!(stats.columns_leaked, 0); // every column shows the level
 //! ```
 //!

@@ -16,7 +16,7 @@
 use engine::format::kind;
 use engine::game::Game;
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render, render_game, Camera, Frame, Shades};
+use engine::render::{render, Camera, Frame, Scene, Shades};
 use engine::world::Level;
 
 const W: usize = 320;
@@ -92,7 +92,7 @@ fn freedoom_digest_of(path: &str, bytes: &[u8], lines: &mut Vec<String>) {
     let cams = views(&level);
     for (i, cam) in cams.iter().enumerate() {
         let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-        let stats = render(&level, cam, &shades, &mut frame);
+        let stats = render(&Scene::new(&level, *cam), &shades, &mut frame);
         let d = digest(&pixels);
         all = all.rotate_left(5) ^ d;
         // `DUMP_DIR=dir`: every tenth frame's pixels, to compare two
@@ -106,7 +106,7 @@ fn freedoom_digest_of(path: &str, bytes: &[u8], lines: &mut Vec<String>) {
     }
     let game = Game::new(level);
     let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-    render_game(&game, &shades, &mut frame);
+    render(&Scene::of_game(&game), &shades, &mut frame);
     let first = digest(&pixels);
     println!(
         "{path}: {} views, digest {all:016x}; first view {first:016x}",
@@ -115,7 +115,7 @@ fn freedoom_digest_of(path: &str, bytes: &[u8], lines: &mut Vec<String>) {
 }
 
 /// `FRAMES` (default 1) frames of the first view of the first map, for
-/// `valgrind --tool=callgrind --toggle-collect='*render_game*'`.
+/// `valgrind --tool=callgrind --toggle-collect='*render_sources*'`.
 #[test]
 #[ignore]
 fn freedoom_first_view() {
@@ -137,7 +137,7 @@ fn freedoom_first_view() {
         let cam = views(&level)[i];
         for _ in 0..frames {
             let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-            std::hint::black_box(render(&level, &cam, &shades, &mut frame));
+            std::hint::black_box(render(&Scene::new(&level, cam), &shades, &mut frame));
         }
         println!("{:016x}", digest(&pixels));
         return;
@@ -145,7 +145,7 @@ fn freedoom_first_view() {
     let game = Game::new(level);
     for _ in 0..frames {
         let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-        std::hint::black_box(render_game(&game, &shades, &mut frame));
+        std::hint::black_box(render(&Scene::of_game(&game), &shades, &mut frame));
     }
     println!("{:016x}", digest(&pixels));
 }
@@ -164,7 +164,7 @@ fn freedoom_frame_time() {
         for _ in 0..2000 {
             let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
             let start = std::time::Instant::now();
-            std::hint::black_box(render_game(&game, &shades, &mut frame));
+            std::hint::black_box(render(&Scene::of_game(&game), &shades, &mut frame));
             times.push(start.elapsed());
         }
         times.sort();
@@ -175,7 +175,7 @@ fn freedoom_frame_time() {
             for (i, cam) in cams.iter().enumerate() {
                 let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
                 let start = std::time::Instant::now();
-                std::hint::black_box(render(&level, cam, &shades, &mut frame));
+                std::hint::black_box(render(&Scene::new(&level, *cam), &shades, &mut frame));
                 all.push(start.elapsed());
                 per_view[i] = per_view[i].min(start.elapsed());
             }

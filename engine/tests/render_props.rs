@@ -7,7 +7,7 @@ mod render_support;
 
 use engine::format::{texture_flag, SideRecord, TextureRecord, NONE, SKY};
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render, render_scene, Camera, Frame, RenderStats, Sprite};
+use engine::render::{render, Camera, Frame, RenderStats, Scene, Sprite};
 use engine::world::{Level, SectorId, WallId};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -73,8 +73,12 @@ fn check_scene(
     let mut buf = vec![Px(None); stride * h];
     let mut frame = Frame::new(&mut buf, w, h, stride).expect("frame");
     let stats = match sprites {
-        Some(s) => render_scene(level, cam, &ink.shades, s, &mut frame),
-        None => render(level, cam, &ink.shades, &mut frame),
+        Some(s) => render(
+            &Scene::new(level, *cam).with_sprites(s),
+            &ink.shades,
+            &mut frame,
+        ),
+        None => render(&Scene::new(level, *cam), &ink.shades, &mut frame),
     };
     for y in 0..h {
         for x in 0..stride {
@@ -507,7 +511,7 @@ fn frame_time(map: &[u8], what: &str) {
             let (x, y, eye, deg) = views[i % views.len()];
             let cam = camera(&level, x, y, eye, deg + (i / views.len()) as i32);
             let mut frame = Frame::new(&mut pixels, 320, 200, 320).unwrap();
-            let s = render(&level, &cam, &shades, &mut frame);
+            let s = render(&Scene::new(&level, cam), &shades, &mut frame);
             stats.walls_tested += s.walls_tested;
             stats.portals_crossed += s.portals_crossed;
         }

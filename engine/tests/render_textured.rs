@@ -6,7 +6,7 @@ mod render_support;
 use engine::format::{kind, wall_flag, SideRecord, ThingRecord, SKY};
 use engine::game::Game;
 use engine::math::{Fx, Vec2};
-use engine::render::{render_game, sprites_of, Frame, Sprite};
+use engine::render::{render, sprites_of, Frame, Scene, Sprite};
 use engine::world::Level;
 use render_support::textured::*;
 use render_support::*;
@@ -657,7 +657,7 @@ fn a_game_draws_its_decorations_and_bodies_but_not_the_player() {
     let (w, h) = (32, 20);
     let mut pixels = vec![Px(None); w * h];
     let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-    let stats = render_game(&game, &ink.shades, &mut frame);
+    let stats = render(&Scene::of_game(&game), &ink.shades, &mut frame);
     assert_eq!(stats.sprites_drawn, 2);
     let scene = shoot_scene(&level, &game.camera(), &ink, &out, w, h);
     assert_eq!(pixels, scene.pixels);

@@ -7,7 +7,7 @@
 
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
-use engine::render::{render, render_scene, Camera, Frame, Palette, Shades};
+use engine::render::{render, Camera, Frame, Palette, Scene, Shades};
 use engine::world::{Level, SectorId};
 
 pub fn exercise(level: Level<'_>, seed: u64) {
@@ -35,11 +35,12 @@ pub fn exercise(level: Level<'_>, seed: u64) {
     cameras.push(game.camera());
     for cam in cameras {
         if let Some(mut frame) = Frame::new(&mut pixels, 40, 25, 40) {
-            render(&level, &cam, &shades, &mut frame);
+            render(&Scene::new(&level, cam), &shades, &mut frame);
         }
         // Without the map's sprites, and in wide pixels.
         if let Some(frame) = Frame::new(&mut pixels, 40, 25, 40) {
-            render_scene(&level, &cam, &shades, &[], &mut frame.with_wide_pixels());
+            let scene = Scene::new(&level, cam).with_sprites(&[]);
+            render(&scene, &shades, &mut frame.with_wide_pixels());
         }
     }
 }

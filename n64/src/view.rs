@@ -3,7 +3,7 @@
 //! view tour alike.
 
 use engine::game::Game;
-use engine::render::{render_game_from, Camera, Rgba5551, Shades};
+use engine::render::{render as draw_scene, Camera, Rgba5551, Scene, Shades};
 use engine::world::Level;
 use n64::overlay::{draw_readout_at, READOUT_Y};
 use n64::view_mode::{PixelPair, ViewMode, BAR_VIEW_HEIGHT};
@@ -46,14 +46,11 @@ pub fn render(
     }
     let rows = mode.view_height();
     if mode.low_detail {
-        render_game_from(
-            game,
-            camera,
-            &shades.pairs,
-            &mut video.wide_view_frame(rows),
-        );
+        let scene = Scene::of_game(game).seen_from(*camera);
+        draw_scene(&scene, &shades.pairs, &mut video.wide_view_frame(rows));
     } else {
-        render_game_from(game, camera, &shades.full, &mut video.view_frame(rows));
+        let scene = Scene::of_game(game).seen_from(*camera);
+        draw_scene(&scene, &shades.full, &mut video.view_frame(rows));
     }
 }
 

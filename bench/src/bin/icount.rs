@@ -8,7 +8,7 @@
 //! with WARP the map in it (`freedoom2.wad MAP01`).
 //!
 //! * `frame`: one 320x200 frame from the player start, the game's view
-//!   (`render_game`: decorations and bodies as sprites) into `u32` pixels;
+//!   (`Scene::of_game`: decorations and bodies as sprites) into `u32` pixels;
 //! * `tick`: [`WARM_UP`] ticks running forward (not counted), then one
 //!   tick running forward and turning: the player moving at full speed,
 //!   so collision does real work.
@@ -16,7 +16,7 @@
 //! Run natively it prints what it did (and the frame's figures).
 
 use engine::game::{Game, Input};
-use engine::render::{render_game, Frame, RenderStats, Shades};
+use engine::render::{render, Frame, RenderStats, Scene, Shades};
 use engine::world::Level;
 
 /// Ticks run before the measured one.
@@ -32,7 +32,7 @@ fn icount_measured_frame(
     shades: &Shades<u32>,
     frame: &mut Frame<'_, u32>,
 ) -> RenderStats {
-    render_game(game, shades, frame)
+    render(&Scene::of_game(game), shades, frame)
 }
 
 #[inline(never)]

@@ -136,9 +136,92 @@ pub struct RenderStats {
     pub columns_leaked: u32,
 }
 
-/// Renders the view from `camera` into `frame`, converting colours through
-/// `shades`, with the map's decorations (things of kind
-/// [`crate::format::kind::DECORATION`]) as sprites.
+/// What a frame shows: a level seen from a camera, and the sprites in it.
+///
+/// ```
+/// # use engine::render::{Scene, Sprite};
+/// # fn show(game: &engine::game::Game<'_>, free: engine::render::Camera, mine: &[Sprite]) {
+/// let players_view = Scene::of_game(game); // the map's decorations and the game's bodies
+/// let inspection = Scene::of_game(game).seen_from(free); // the same, from another camera
+/// let mine_only = Scene::new(game.level(), free).with_sprites(mine);
+/// # }
+/// ```
+#[derive(Copy, Clone, Debug)]
+pub struct Scene<'s, 'a> {
+    /// The level.
+    pub level: &'s Level<'a>,
+    /// Where the view is.
+    pub camera: Camera,
+    /// What is drawn as sprites.
+    pub sprites: Sprites<'s, 'a>,
+}
+
+/// Where a [`Scene`]'s sprites come from.
+#[derive(Copy, Clone, Debug)]
+pub enum Sprites<'s, 'a> {
+    /// The map's decorations (things of kind
+    /// [`crate::format::kind::DECORATION`]).
+    OfMap,
+    /// The map's decorations and every body of the game but the player's
+    /// that has a sprite (see [`sprites_of`]).
+    OfGame(&'s Game<'a>),
+    /// These alone.
+    List(&'s [Sprite]),
+}
+
+impl<'s, 'a> Scene<'s, 'a> {
+    /// `level` from `camera`, with the map's decorations.
+    pub fn new(level: &'s Level<'a>, camera: Camera) -> Self {
+        Scene {
+            level,
+            camera,
+            sprites: Sprites::OfMap,
+        }
+    }
+
+    /// What the player of `game` sees: its level from [`Game::camera`],
+    /// with the map's decorations and the game's other bodies.
+    pub fn of_game(game: &'s Game<'a>) -> Self {
+        Scene {
+            level: game.level(),
+            camera: game.camera(),
+            sprites: Sprites::OfGame(game),
+        }
+    }
+
+    /// The same scene from `camera` (a free inspection camera, say).
+    pub fn seen_from(self, camera: Camera) -> Self {
+        Scene { camera, ..self }
+    }
+
+    /// The same scene with `sprites` as its only sprites.
+    pub fn with_sprites(self, sprites: &'s [Sprite]) -> Self {
+        Scene {
+            sprites: Sprites::List(sprites),
+            ..self
+        }
+    }
+
+    /// The sprites to project, in one iterator type whatever their
+    /// source (so the renderer is compiled once per pixel type).
+    fn sources(&self) -> impl Iterator<Item = Source> + 's {
+        let (map, game, list) = match self.sprites {
+            Sprites::OfMap => (true, None, &[][..]),
+            Sprites::OfGame(game) => (true, Some(game), &[][..]),
+            Sprites::List(list) => (false, None, list),
+        };
+        let decorations = map.then(|| sprite::decorations(self.level));
+        let bodies = game.map(sprite::bodies);
+        decorations
+            .into_iter()
+            .flatten()
+            .chain(bodies.into_iter().flatten())
+            .chain(list.iter().map(Source::from))
+    }
+}
+
+/// Renders `scene` into `frame`, converting colours through `shades`:
+/// the one way the engine draws.
 ///
 /// The map's BSP is walked nearest subsector first, as DOOM walks it (see
 /// the `bsp` module); horizontal field of view 90 degrees, the same focal
@@ -152,17 +235,6 @@ pub struct RenderStats {
 /// (pegging, offsets, flats, the sky, see-through middle textures);
 /// untextured ones in their sector's colours. Light follows DOOM's model:
 /// sector light, distance and the fake contrast of axis-aligned walls.
-pub fn render<P: Pixel>(
-    level: &Level<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    frame: &mut Frame<'_, P>,
-) -> RenderStats {
-    let sources = sprite::decorations(level);
-    render_sources(level, camera, shades, sources, frame)
-}
-
-/// [`render`] with `sprites` instead of the map's decorations.
 ///
 /// Sprites are billboards facing the camera, one texel per map unit,
 /// placed by their texture's origin (`left` columns left of `pos`, row
@@ -171,40 +243,12 @@ pub fn render<P: Pixel>(
 /// interleaved with see-through wall textures. Sprites nearer than 4
 /// units are not drawn; past [`MAX_VISIBLE_SPRITES`] in view the farthest
 /// are dropped (and counted).
-pub fn render_scene<P: Pixel>(
-    level: &Level<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    sprites: &[Sprite],
-    frame: &mut Frame<'_, P>,
-) -> RenderStats {
-    let sources = sprites.iter().map(Source::from);
-    render_sources(level, camera, shades, sources, frame)
-}
-
-/// Renders what the player of `game` sees: [`render_scene`] from
-/// [`Game::camera`] with the map's decorations and every body but the
-/// player's that has a sprite (see [`sprites_of`]).
-pub fn render_game<P: Pixel>(
-    game: &Game<'_>,
+pub fn render<P: Pixel>(
+    scene: &Scene<'_, '_>,
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_game_from(game, &game.camera(), shades, frame)
-}
-
-/// [`render_game`] from another camera (a free inspection camera, say):
-/// the map's decorations and every body but the player, seen from
-/// `camera`.
-pub fn render_game_from<P: Pixel>(
-    game: &Game<'_>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    frame: &mut Frame<'_, P>,
-) -> RenderStats {
-    let level = game.level();
-    let sources = sprite::decorations(level).chain(sprite::bodies(game));
-    render_sources(level, camera, shades, sources, frame)
+    render_sources(scene.level, &scene.camera, shades, scene.sources(), frame)
 }
 
 fn render_sources<'a, P: Pixel>(
@@ -1115,7 +1159,11 @@ mod tests {
             for (i, cam) in views.iter().enumerate() {
                 let mut pixels = vec![0u32; w * h];
                 let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-                render_scene(&level, cam, &shades, &[], &mut frame);
+                render(
+                    &Scene::new(&level, *cam).with_sprites(&[]),
+                    &shades,
+                    &mut frame,
+                );
                 let view = View::new(&level, cam, w, h);
                 let (seen, settled) = reference::shows(&level, &view);
                 let want: Vec<u32> = seen.iter().map(|&s| colour(s)).collect();

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use engine::format::{kind, ThingRecord};
 use engine::math::{Angle, Fx, Vec2};
 use engine::render::{
-    render, render_scene, Camera, Frame, Palette, Pixel, RenderStats, Shades, Sprite, LIGHT_LEVELS,
+    render, Camera, Frame, Palette, Pixel, RenderStats, Scene, Shades, Sprite, LIGHT_LEVELS,
 };
 use engine::world::{Level, SectorId};
 use tools::build::{build, BuildOptions, SourceMap, SourceSector};
@@ -223,7 +223,7 @@ pub fn camera(level: &Level<'_>, x: i32, y: i32, eye: i32, deg: i32) -> Camera {
 pub fn shoot(level: &Level<'_>, cam: &Camera, ink: &Ink, width: usize, height: usize) -> Shot {
     let mut pixels = vec![Px(None); width * height];
     let mut frame = Frame::new(&mut pixels, width, height, width).expect("frame");
-    let stats = render(level, cam, &ink.shades, &mut frame);
+    let stats = render(&Scene::new(level, *cam), &ink.shades, &mut frame);
     Shot {
         width,
         height,
@@ -243,7 +243,11 @@ pub fn shoot_scene(
 ) -> Shot {
     let mut pixels = vec![Px(None); width * height];
     let mut frame = Frame::new(&mut pixels, width, height, width).expect("frame");
-    let stats = render_scene(level, cam, &ink.shades, sprites, &mut frame);
+    let stats = render(
+        &Scene::new(level, *cam).with_sprites(sprites),
+        &ink.shades,
+        &mut frame,
+    );
     Shot {
         width,
         height,
