@@ -180,14 +180,12 @@ pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
 /// results never depend on the choice.
 ///
 /// Why a choice: a 64-bit integer division is the slowest instruction the
-/// renderer runs, once per wall column and more. On the Skylake-family
-/// Xeons (Cascade Lake) some of the benchmarks ran on it takes 35 to 88
-/// cycles and barely overlaps with the next one, where a double-precision
-/// division takes 13 to 15 and pipelines: there, guessing the quotient in
-/// doubles and settling it in integers took 6% off Freedoom E1M4's frame
-/// (1,400 such divisions a frame) for 2.4% more instructions. On an AMD
-/// Zen 5 EPYC, whose integer divider is fast, the same guess made the
-/// frame 5-8% *slower* (E1M4, E3M3, MAP02). Neither is right everywhere.
+/// renderer runs, once per wall column and more. Where it is slow and
+/// does not pipeline (Skylake-family Xeons), guessing the quotient with
+/// a double-precision division and settling it in integers is faster;
+/// where the integer divider is fast (AMD Zen 5), the guess is slower.
+/// Neither is right everywhere (the figures are in
+/// `docs/performance-log.md`, *How the renderer divides*).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Division {
     /// The integer division (an instruction, or the N64's library call):

@@ -148,9 +148,8 @@ pub(crate) struct MaskedWall {
 /// The tables are the caller's, each an empty local of its own (see
 /// [`Scratch::new`]): built inside one value, the empty tables would be
 /// one constant, which the compiler copies in with a memset of all of
-/// it, 62 KB every frame (on the N64, with its 8 KB data cache, about
-/// 200,000 Count ticks); an empty table of its own is a length set to
-/// zero.
+/// it every frame (tens of kilobytes through the N64's 8 KB data cache);
+/// an empty table of its own is a length set to zero.
 pub(crate) struct Scratch<'s> {
     pub(crate) walk: WalkState<'s>,
     pub(crate) visplanes: VisPlanes<'s>,
@@ -300,11 +299,9 @@ pub(crate) type OpenColumns = [u64; MAX_SCREEN_WIDTH / 64 + 1];
 /// at most 2 in 16.16 bits: 32 bits hold them. 8 KiB.
 ///
 /// On 64-bit targets only ([`RAYS_IN_A_TABLE`]; elsewhere the table
-/// holds nothing and takes no room): the N64's in-order core gains
-/// nothing from it (its first views took as many Count ticks, which
-/// count instructions, with the table as without it, and e1_hangar's
-/// 0.7% more), so there the rays are worked out where asked for, as
-/// before. They are the same rays.
+/// holds nothing and takes no room): the N64's in-order core measured
+/// no faster with it, so there the rays are worked out where asked for.
+/// They are the same rays.
 #[cfg(target_pointer_width = "64")]
 pub(crate) type RayTable = HVec<(i32, i32), MAX_SCREEN_WIDTH>;
 #[cfg(not(target_pointer_width = "64"))]
@@ -926,11 +923,9 @@ struct Walker<'w, 's, 'a> {
 
 /// Columns to a block of [`NearSprites`]: about a short seg's width, so
 /// that a seg's blocks seldom name a sprite that covers none of its
-/// columns (with blocks of 32, the MAP10 turn's segs found such a sprite
-/// often enough for the overlap test to be missed 412 times a frame).
-/// Finer blocks cost more to OR together across a long seg than they
-/// save (blocks of 4: 4 thousand more instructions a frame there). The
-/// masks take 2 KiB.
+/// columns (coarser blocks do, often enough for the overlap test to be
+/// mispredicted). Finer blocks cost more to OR together across a long
+/// seg than they save. The masks take 2 KiB.
 const SPRITE_BLOCK: usize = 8;
 
 /// The visible sprites, by blocks of [`SPRITE_BLOCK`] columns: bit `k`
@@ -984,10 +979,8 @@ impl<'a> Walker<'_, '_, 'a> {
     /// not hide it (before that seg is drawn), or after the walk if some
     /// column shows it. The pictures are the same (a test checks); most
     /// sprites in view on a large map stand behind walls and never
-    /// arrive (the windows copied seg after seg for them took 5% of the
-    /// MAP10 turn's time; the test views of E2M3 keep a quarter of the
-    /// window columns they kept from the start). One that does not fit
-    /// the pool is dropped (and counted).
+    /// arrive, so their windows are never copied seg after seg. One that
+    /// does not fit the pool is dropped (and counted).
     fn arrive(&mut self, k: usize) {
         if k >= u128::BITS as usize {
             return;
@@ -1980,8 +1973,7 @@ struct TwoSided;
 struct EitherSide;
 /// Walls with a sector behind whose parts do not show (no upper or
 /// lower wall, no see-through texture): the usual crossing on maps of
-/// many sectors (the MAP10 turn: 58% of the columns the drawn segs span,
-/// MAP02's 38%), which needs the wall's rows and the planes before it,
+/// many sectors, which needs the wall's rows and the planes before it,
 /// and nothing of its depth, light or texture.
 struct Portal;
 

@@ -482,9 +482,9 @@ impl<'t, P: Copy> WallColumn<'t, P> {
 /// across its columns, for the data cache, measured no better.)
 ///
 /// A frontend asks for it ([`crate::render::Frame::with_batched_walls`]):
-/// holding a column back costs instructions (on the desktop, whose caches
-/// are large and set-associative, 3-4% more a frame on Freedoom's maps),
-/// so the walk that does not batch is compiled without it.
+/// holding a column back costs instructions, which a desktop's large
+/// set-associative caches do not pay back, so the walk that does not
+/// batch is compiled without it.
 pub(crate) struct WallBatch<'t, P> {
     /// The first `held` are held. (An array, not a `heapless::Vec`: no
     /// drop glue.)
@@ -766,10 +766,8 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
 /// their own: the run's last three rows are written after the steps
 /// whatever the count, some of them a second time (the same texel, the
 /// same pixel; rows before the first counted as the first). A loop of
-/// zero to three turns ended on branches the predictor often missed
-/// (the MAP02 turn, 1,073 runs a frame: 5,434 missed branches a frame
-/// with the loop, 5,038 with the stores, cachegrind's model; 2% faster
-/// for 58 thousand more instructions).
+/// zero to three turns ends on branches the predictor often misses; a
+/// few stores more cost less.
 ///
 /// Not inlined: the loop needs twelve registers, and inlined into the
 /// walk's column loop it had to share them with everything that loop
@@ -838,10 +836,8 @@ fn pow2_column<P: Copy, const N: usize>(
 ///
 /// A pixel under a clear texel is written back as it was, picked by a
 /// select, not a branch: where a sprite's clear and solid texels
-/// alternate down a column, a branch on each was missed often, and the
-/// pixel's load costs less (the MAP10 turn, with its many decorations:
-/// 5,327 mispredicted branches a frame with the branch, 4,981 with the
-/// select, cachegrind's model).
+/// alternate down a column, a branch on each is missed often, and the
+/// pixel's load costs less.
 pub(crate) fn fill_masked<P: Copy>(
     pixels: &mut [P],
     stride: usize,

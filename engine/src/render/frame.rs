@@ -58,9 +58,9 @@ impl<P: Pixel> Frame<'_, P> {
     /// in 16 of a 32 KiB 8-way cache's 64 sets, room for 128 of its 200
     /// lines: the column evicts itself as it is drawn, and the next
     /// column, in the same lines, misses again. An odd number of lines
-    /// spreads the rows over every set (callgrind's cache model, the
-    /// E1M1 turn: 34,809 first-level write misses a frame at 320 pixels
-    /// apart, 4,956 at 336). DOOM's 320-byte rows are 5 lines, odd.
+    /// spreads the rows over every set (in callgrind's cache model, a
+    /// seventh of the write misses). DOOM's 320-byte rows are 5 lines,
+    /// odd.
     ///
     /// `width` itself when the pixel size does not divide a line.
     pub fn spread_stride(width: usize) -> usize {

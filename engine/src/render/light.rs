@@ -150,7 +150,7 @@ const _: () = {
 /// `min(SCALE_NUMERATOR / depth, 47)`, by two table look-ups instead of
 /// a division (a library call for 64 bits on 32-bit targets such as the
 /// N64) or a search from a nearby step (whose loops' exits the branch
-/// predictor missed: 180 times a frame on the MAP02 turn).
+/// predictor misses).
 #[inline]
 pub(crate) fn scale_step(depth: i64) -> usize {
     let d = depth.max(1);

@@ -461,9 +461,8 @@ fn bsp_walk<'a, P: Pixel>(
 ) {
     let (level, view) = (painter.level, painter.view);
     // The walk compiled both ways, so that the frames that do not batch
-    // their walls run it as if batches did not exist (a test of the
-    // choice in the seg's column loop alone cost 2.5% of a frame's
-    // instructions on the desktop).
+    // their walls run it as if batches did not exist: a test of the
+    // choice in the seg's column loop is paid in every column.
     if painter.batched_walls {
         record_walk::<P, true>(painter, bsp_view, cache, scratch, visible, stats);
     } else {

@@ -183,10 +183,9 @@ const _: () = assert!(MAX_VISIBLE_SPRITES <= 256);
 /// or without a texture are skipped; past [`MAX_VISIBLE_SPRITES`], the
 /// farthest are dropped and counted in `stats`.
 // Not sorted by depth: the renderer orders each column's sprites itself,
-// and sorting the whole list here cost up to 4% of a frame's time on
-// sprite-rich maps, moving large entries. Once a frame: kept out of
-// the walk, whose per-column loops are the hot part (inlined
-// there, it cost the N64 build 0.8% a frame on our levels).
+// and sorting the whole list here would move large entries for nothing.
+// Once a frame: kept out of the walk, whose per-column loops are the hot
+// part and should keep the instruction cache to themselves.
 #[inline(never)]
 pub(crate) fn project<'a>(
     level: &Level<'a>,
@@ -247,8 +246,8 @@ pub(crate) fn project<'a>(
             // Keep the nearest: this one replaces the farthest if nearer
             // (the order of arrival is put back below). The farthest is
             // the top of a heap of the kept ones' keys, built at the first
-            // sprite past the limit: a scan of all the kept ones for each
-            // sprite past it was 4% of the MAP10 turn's time.
+            // sprite past the limit, rather than a scan of all the kept
+            // ones for each sprite past it.
             stats.sprites_dropped = stats.sprites_dropped.saturating_add(1);
             let far = farthest.get_or_insert_with(|| {
                 let mut heap = Farthest::new();
