@@ -13,13 +13,13 @@
 //! [`Prepared`] drawing, its textures, its floor and ceiling planes,
 //! and its heights' screen images at the first and last column, stepped
 //! in between as DOOM steps `topfrac`); then in each of its columns
-//! still open the ray meets the seg's wall ([`exit_depth`], exact), and the crossing is drawn within the column's
-//! window, which it then narrows (`SegDraw::column`, DOOM's
-//! `R_RenderSegLoop`). A column whose window closes (a one-sided wall, a
-//! closed door) is closed for good: a bitset of the open columns skips
-//! closed ones (a count of trailing zeros a word), and tells when a seg,
-//! or a node's bounding box seen from the camera, covers no open column,
-//! so that the walk skips it. Columns left open at the end show the
+//! still open the ray meets the seg's wall ([`exit_depth`], exact), and
+//! the crossing is drawn within the column's window, which it then
+//! narrows (`SegDraw::column`, DOOM's `R_RenderSegLoop`). A column whose
+//! window closes (a one-sided wall, a closed door) is closed for good: a
+//! bitset of the open columns skips closed ones (a count of trailing
+//! zeros a word), and tells when a seg, or a node's bounding box seen
+//! from the camera, covers no open column, so that the walk skips it. Columns left open at the end show the
 //! background: the view leaks out of the map there.
 //!
 //! Because subsectors come nearest first, each column sees its walls in
@@ -45,7 +45,7 @@
 
 use heapless::Vec as HVec;
 
-use super::cache::{meet, sides, Ends, Rays, SectorCache};
+use super::cache::{column_overlap, sides, Ends, Rays, SectorCache};
 use super::draw::{self, WallBatch, WallColumn, WallTexels};
 use super::light;
 use super::planes::{
@@ -366,12 +366,12 @@ fn ray_past_the_table(view: &View<'_>, x: usize) -> (i64, i64) {
 
 /// The view's rays, read from the frame's [`RayTable`].
 #[derive(Copy, Clone)]
-struct Sight<'t, 'a> {
+struct TableRays<'t, 'a> {
     view: &'t View<'a>,
     rays: &'t [(i32, i32)],
 }
 
-impl Rays for Sight<'_, '_> {
+impl Rays for TableRays<'_, '_> {
     fn columns(&self) -> usize {
         self.view.columns()
     }
@@ -579,7 +579,7 @@ pub(crate) fn column_overlays<'a>(
     }
     // The ray, worked out for the first see-through wall in the column.
     let mut ray = None;
-    let sight = Sight {
+    let sight = TableRays {
         view,
         rays: scratch.rays,
     };
@@ -598,14 +598,16 @@ pub(crate) fn column_overlays<'a>(
         }
         let front = m.front;
         let met = match &m.at {
-            MaskedAt::Stepped(steps) => met(&steps.from(m.x0 as usize, m.length), x, m.length),
+            MaskedAt::Stepped(steps) => {
+                crossing_in_column(&steps.from(m.x0 as usize, m.length), x, m.length)
+            }
             MaskedAt::Exact(ends) => {
                 let (dx, dy) = *ray.get_or_insert_with(|| sight.ray(x));
                 let Some(hit) = exit_depth(dx, dy, ends, front, !front, || ends.cross()) else {
                     continue;
                 };
                 let depth = hit.depth.bits();
-                met(ExactAt { hit, depth }, x, m.length)
+                crossing_in_column(ExactAt { hit, depth }, x, m.length)
             }
         };
         let rows = (w.top() as usize, w.bottom() as usize);
@@ -621,7 +623,7 @@ pub(crate) fn column_overlays<'a>(
 /// scale step in column `x` of a wall `length` long met at `at`, as a
 /// wall part is met there.
 #[inline]
-fn met(at: impl WallAt, x: usize, length: crate::math::Fx) -> (i64, i64, usize) {
+fn crossing_in_column(at: impl WallAt, x: usize, length: crate::math::Fx) -> (i64, i64, usize) {
     let depth = at.depth(x);
     (depth, at.along(x, depth, length), at.scale_step(x))
 }
@@ -1057,7 +1059,7 @@ impl<'a> Walker<'_, '_, 'a> {
         } else if let Some(rough) = box_columns_near(v, c1, c2, self.width) {
             rough
         } else {
-            let sight = Sight {
+            let sight = TableRays {
                 view: v,
                 rays: self.scratch.rays,
             };
@@ -1079,7 +1081,7 @@ impl<'a> Walker<'_, '_, 'a> {
             (x.to_bits() as i64 - view.px, y.to_bits() as i64 - view.py)
         };
         let (f, t) = (rel(s.from.x, s.from.y), rel(s.to.x, s.to.y));
-        let sight = Sight {
+        let sight = TableRays {
             view,
             rays: self.scratch.rays,
         };
@@ -1172,18 +1174,18 @@ impl<'a> Walker<'_, '_, 'a> {
         // otherwise.
         match (&across, &stepped) {
             (Some(a), Some(st)) => {
-                let meet = |x| Some((a, st.rows(x)));
+                let hit_at = |x| Some((a, st.rows(x)));
                 match prep.next {
-                    None => self.columns::<_, _, OneSided, HOLD>(&span, &mut draw, rec, meet),
+                    None => self.columns::<_, _, OneSided, HOLD>(&span, &mut draw, rec, hit_at),
                     Some(_) if draw.middle_closes => {
-                        self.columns::<_, _, Closing, HOLD>(&span, &mut draw, rec, meet)
+                        self.columns::<_, _, Closing, HOLD>(&span, &mut draw, rec, hit_at)
                     }
-                    Some(_) => self.columns::<_, _, TwoSided, HOLD>(&span, &mut draw, rec, meet),
+                    Some(_) => self.columns::<_, _, TwoSided, HOLD>(&span, &mut draw, rec, hit_at),
                 }
             }
             (None, Some(st)) if passes && !rec.exact_segs => {
-                let meet = |x| Some((Unseen, st.rows(x)));
-                self.columns::<_, _, Portal, HOLD>(&span, &mut draw, rec, meet)
+                let hit_at = |x| Some((Unseen, st.rows(x)));
+                self.columns::<_, _, Portal, HOLD>(&span, &mut draw, rec, hit_at)
             }
             _ => self.columns::<_, _, EitherSide, HOLD>(&span, &mut draw, rec, |x| {
                 let (dx, dy) = sight.ray(x);
@@ -1239,16 +1241,16 @@ impl<'a> Walker<'_, '_, 'a> {
     }
 
     /// The columns of the seg `span` that are still open, each met at
-    /// `meet(x)` (`None`: the column's ray misses the wall), drawn with
+    /// `hit_at(x)` (`None`: the column's ray misses the wall), drawn with
     /// `draw`. (Not inlined: each copy is allocated registers for
     /// itself, with none of the seg's set-up live around it.)
     #[inline(never)]
-    fn columns<P: Pixel, A: WallAt, S: Sides, const HOLD: bool>(
+    fn columns<P: Pixel, A: WallAt, S: SegKind, const HOLD: bool>(
         &mut self,
         span: &SegSpan,
         draw: &mut SegDraw<'_, 'a>,
         rec: &mut Recorder<'_, 'a, P, HOLD>,
-        meet: impl Fn(usize) -> Option<(A, [i64; 4])>,
+        hit_at: impl Fn(usize) -> Option<(A, [i64; 4])>,
     ) {
         let SegSpan {
             id,
@@ -1284,7 +1286,7 @@ impl<'a> Walker<'_, '_, 'a> {
                 break;
             };
             tested += 1;
-            let Some((at, rows)) = meet(x) else {
+            let Some((at, rows)) = hit_at(x) else {
                 x += 1;
                 continue;
             };
@@ -1399,7 +1401,7 @@ fn new_masked_wall(
 /// bits, less than half a turn apart): those between the corners by
 /// the exact side tests, one column wider each way (empty: `(0, 0)`).
 fn box_columns(view: &impl Rays, c1: (i64, i64), c2: (i64, i64), width: usize) -> (usize, usize) {
-    let (x0, x1) = meet(
+    let (x0, x1) = column_overlap(
         sides(view, c1.0, c1.1).nonneg,
         sides(view, c2.0, c2.1).nonpos,
     );
@@ -1453,7 +1455,7 @@ fn facing_columns(
     if sign(first, t) > 0 && sign(last, t) > 0 || sign(first, f) < 0 && sign(last, f) < 0 {
         return Some((0, 0));
     }
-    let (x0, x1) = meet(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
+    let (x0, x1) = column_overlap(sides(view, f.0, f.1).nonneg, sides(view, t.0, t.1).nonpos);
     Some((x0, x1.min(width)))
 }
 
@@ -1819,7 +1821,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     /// `rows`), within the window `[top, bottom)`: the sector's ceiling
     /// and floor up to the wall, then the wall.
     #[inline]
-    fn column<P: Pixel, A: WallAt, S: Sides, const HOLD: bool>(
+    fn column<P: Pixel, A: WallAt, S: SegKind, const HOLD: bool>(
         &mut self,
         rec: &mut Recorder<'_, 'a, P, HOLD>,
         cache: &SectorCache<'a>,
@@ -1929,7 +1931,7 @@ impl WallAt for &DepthStep {
 /// or two-sided (upper and lower parts, leaving a window): known per seg
 /// ([`OneSided`], [`TwoSided`]), so that a copy of the column loop for
 /// each tests nothing of it per column, or looked up ([`EitherSide`]).
-trait Sides {
+trait SegKind {
     /// The wall `prep` is drawn as one-sided.
     fn one_sided(prep: &Prepared) -> bool;
     /// None of the wall's parts shows: the column's ray only passes
@@ -1953,7 +1955,7 @@ trait Sides {
 /// see-through): its turn drew about 15 thousand pixels a frame twice.
 struct Closing;
 
-impl Sides for Closing {
+impl SegKind for Closing {
     #[inline(always)]
     fn one_sided(_: &Prepared) -> bool {
         false
@@ -1977,21 +1979,21 @@ struct EitherSide;
 /// and nothing of its depth, light or texture.
 struct Portal;
 
-impl Sides for OneSided {
+impl SegKind for OneSided {
     #[inline(always)]
     fn one_sided(_: &Prepared) -> bool {
         true
     }
 }
 
-impl Sides for TwoSided {
+impl SegKind for TwoSided {
     #[inline(always)]
     fn one_sided(_: &Prepared) -> bool {
         false
     }
 }
 
-impl Sides for Portal {
+impl SegKind for Portal {
     #[inline(always)]
     fn one_sided(_: &Prepared) -> bool {
         false
@@ -2000,7 +2002,7 @@ impl Sides for Portal {
     const PASSES: bool = true;
 }
 
-impl Sides for EitherSide {
+impl SegKind for EitherSide {
     #[inline(always)]
     fn one_sided(prep: &Prepared) -> bool {
         prep.next.is_none()
@@ -2295,8 +2297,10 @@ mod tests {
                     let Some((x0, x1)) = facing_columns(&view, f, t, w) else {
                         continue;
                     };
-                    let (e0, e1) =
-                        meet(sides(&view, f.0, f.1).nonneg, sides(&view, t.0, t.1).nonpos);
+                    let (e0, e1) = column_overlap(
+                        sides(&view, f.0, f.1).nonneg,
+                        sides(&view, t.0, t.1).nonpos,
+                    );
                     let e1 = e1.min(w);
                     if e0 < e1 {
                         shown += 1;

@@ -269,35 +269,35 @@ test_switch! {
 /// rays `D` have `D x P >= 0` and those with `D x P <= 0`, each a prefix
 /// or a suffix of the screen (see the module's notes).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Sides {
+pub(crate) struct PointSides {
     pub(crate) nonneg: (usize, usize),
     pub(crate) nonpos: (usize, usize),
 }
 
-/// [`Sides`] of a point `(x, y)` (below 2^34 in magnitude): the sign of
+/// [`PointSides`] of a point `(x, y)` (below 2^34 in magnitude): the sign of
 /// `D x P` at both ends of the screen and, if it changes, a binary search
 /// for where.
-pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
+pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> PointSides {
     let w = rays.columns();
     let sign = |(dx, dy): (i64, i64)| (dx * y - dy * x).signum();
     let g = |i: usize| sign(rays.ray(i));
     if w == 0 {
-        return Sides::default();
+        return PointSides::default();
     }
     let (all, none) = ((0, w), (0, 0));
     let (first, last) = rays.edge_rays();
     let (g0, g1) = (sign(first), sign(last));
     match (g0, g1) {
-        (1, 1) => Sides {
+        (1, 1) => PointSides {
             nonneg: all,
             nonpos: none,
         },
-        (-1, -1) => Sides {
+        (-1, -1) => PointSides {
             nonneg: none,
             nonpos: all,
         },
         // Zero at column 0: one sign after it.
-        (0, _) => Sides {
+        (0, _) => PointSides {
             nonneg: if g1 >= 0 { all } else { (0, 1) },
             nonpos: if g1 <= 0 { all } else { (0, 1) },
         },
@@ -305,12 +305,12 @@ pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
         (_, 0) => {
             let end = (w - 1, w);
             if g0 > 0 {
-                Sides {
+                PointSides {
                     nonneg: all,
                     nonpos: end,
                 }
             } else {
-                Sides {
+                PointSides {
                     nonneg: end,
                     nonpos: all,
                 }
@@ -363,12 +363,12 @@ pub(crate) fn sides(rays: &impl Rays, x: i64, y: i64) -> Sides {
                 ((0, hi), (hi, w))
             };
             if g0 > 0 {
-                Sides {
+                PointSides {
                     nonneg: before,
                     nonpos: after,
                 }
             } else {
-                Sides {
+                PointSides {
                     nonneg: after,
                     nonpos: before,
                 }
@@ -424,7 +424,7 @@ impl Rays for View<'_> {
 }
 
 /// The intersection of two column ranges.
-pub(crate) fn meet(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
+pub(crate) fn column_overlap(a: (usize, usize), b: (usize, usize)) -> (usize, usize) {
     (a.0.max(b.0), a.1.min(b.1))
 }
 

@@ -89,7 +89,7 @@ pub(crate) struct Planes<'a> {
     /// The column where each row's open span started.
     start: [u16; MAX_SCREEN_HEIGHT],
     /// What every span needs of the camera.
-    frame: Frame,
+    frame: SpanConstants,
 }
 
 impl<'a> Planes<'a> {
@@ -102,7 +102,7 @@ impl<'a> Planes<'a> {
             planes: HVec::new(),
             memo: [NO_PLANE; 2 * MAX_CACHED_SECTORS],
             start: [0; MAX_SCREEN_HEIGHT],
-            frame: Frame {
+            frame: SpanConstants {
                 u0: (view.px as u32).wrapping_shl(10),
                 v0: (view.py.wrapping_neg() as u32).wrapping_shl(10),
                 px: view.px,
@@ -549,7 +549,7 @@ impl<'s> VisPlanes<'s> {
 fn make_spans<P: Pixel>(
     target: &mut Target<'_, P>,
     p: &Plane<'_>,
-    frame: Frame,
+    frame: SpanConstants,
     start: &mut [u16; MAX_SCREEN_HEIGHT],
     (prev, cur): (u32, u32),
     x: usize,
@@ -582,7 +582,7 @@ fn make_spans<P: Pixel>(
 
 /// The frame's constants a span needs (see the module's essay).
 #[derive(Copy, Clone, Debug)]
-struct Frame {
+struct SpanConstants {
     /// The camera: its position in 64x64 flat coordinates (26 fraction
     /// bits, wrapping; y negated), and in 16.16 bits.
     u0: u32,
@@ -599,7 +599,7 @@ struct Frame {
 fn draw_rows<P: Pixel>(
     t: &mut Target<'_, P>,
     p: &Plane<'_>,
-    f: Frame,
+    f: SpanConstants,
     (y0, y1): (usize, usize),
     x: usize,
 ) {
@@ -612,7 +612,7 @@ fn draw_rows<P: Pixel>(
 fn draw_span<P: Pixel>(
     t: &mut Target<'_, P>,
     p: &Plane<'_>,
-    f: Frame,
+    f: SpanConstants,
     y: usize,
     xs: usize,
     xe: usize,
@@ -699,7 +699,7 @@ mod tests {
         }
     }
 
-    const FRAME: Frame = Frame {
+    const FRAME: SpanConstants = SpanConstants {
         u0: 0,
         v0: 0,
         px: 0,
@@ -770,7 +770,7 @@ mod tests {
     }
 
     /// A camera off the grid, at an odd angle.
-    const ODD_CAMERA: Frame = Frame {
+    const ODD_CAMERA: SpanConstants = SpanConstants {
         u0: 0x1234_5678,
         v0: 0x8765_4321,
         px: 0,

@@ -19,9 +19,10 @@
 //! kept as the exact fraction `((A - P) x (B - P)) / (D x (B - A))` in
 //! `i128` until a hit is chosen. Comparisons between hits and against the
 //! previous crossing are exact cross-multiplications, so two walls meeting
-//! at a vertex the ray passes through give the *same* depth. (The 16-fraction-bit [`crate::math::Wide`]
-//! would round these products; exactness is what makes the walk's
-//! decisions consistent.) Only the chosen hit is divided, once, into a
+//! at a vertex the ray passes through give the *same* depth. (The
+//! 16-fraction-bit [`crate::math::Wide`] would round these products;
+//! exactness is what makes the walk's decisions consistent.) Only the
+//! chosen hit is divided, once, into a
 //! 16.16 depth, clamped to [`MIN_DEPTH`] so projection never divides by
 //! zero. In the usual case (a hit in front, numerator below 2^63) the
 //! comparisons are 64 x 64 -> 128-bit products and the depth takes one
