@@ -15,7 +15,7 @@
 //! changes at most once, with at most one zero where it does: the
 //! columns where `D x A >= 0` (or `<= 0`) are a prefix or a suffix of
 //! the screen, found by a binary search on the exact sign. A seg's
-//! columns are the intersection of its two ends' ranges ([`meet`]),
+//! columns are the intersection of its two ends' ranges ([`column_overlap`]),
 //! exactly the columns whose rays cross it the right way.
 //!
 //! ## Bounds

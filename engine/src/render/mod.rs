@@ -572,7 +572,7 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
 
 /// DOOM's sky in rows `(y0, y1)` of column `x`: unlit, one texel per
 /// pixel at 320 columns, texture row 100 at the middle row, sky column
-/// `column` (see [`View::sky_column`]); black if the map has no sky.
+/// `column` (see [`View::sky_column_pair`]); black if the map has no sky.
 fn draw_sky<P: Pixel>(
     pixels: &mut [P],
     stride: usize,

@@ -201,7 +201,7 @@ impl<'a> View<'a> {
         (a * 1024).div_euclid(360 << 16) as i32
     }
 
-    /// [`View::sky_column`] of column `x` and of its mirror, column
+    /// The sky columns (DOOM's, 1024 a turn) of column `x` and of its mirror, column
     /// `width - 1 - x`: mirrored columns have mirrored slopes, so one
     /// angle off the view's centre (an arctangent) gives both.
     pub(crate) fn sky_column_pair(&self, x: usize) -> (i32, i32) {
@@ -279,8 +279,9 @@ impl<'a> View<'a> {
         (y + 0x7fff) >> 16
     }
 
-    /// [`View::project_rel`] with the depth's [`Inverse`]: the same row,
-    /// by multiplication instead of division.
+    /// The screen row of a height `dh` relative to the eye at the depth
+    /// whose [`Inverse`] is `inv`: the row a division would give, by
+    /// multiplication.
     #[inline]
     pub(crate) fn project_inv(&self, dh: i64, inv: Inverse) -> i64 {
         (self.project_frac(dh, inv) + 0x7fff) >> 16
