@@ -5,6 +5,12 @@
 //! clipping); a test holds its pictures to the plain reference walk
 //! (`super::reference`).
 //!
+//! This file is the walk and the state it keeps for a frame (the
+//! windows, the pools of sprite and see-through windows, the sky rows,
+//! the recorder that hands columns to `draw`): one stage, longer than
+//! the others, whose state its two children share without it being
+//! visible to the rest of the renderer.
+//!
 //! ## The walk
 //!
 //! The tree is walked nearer side first, so subsectors come nearest
