@@ -819,3 +819,123 @@ fn texture_faults() {
     }
     assert_eq!(load(&bytes), Err(LoadError::BadSectionLength(*b"PALT")));
 }
+
+/// The two rooms with a solid thing of radius 16 at (64, 100): over the
+/// grid from (-8, -8) in blocks of 64 its square (48..80, 84..116) is in
+/// blocks 5 and 6 (row 1, columns 0 and 1).
+fn with_solid_thing() -> Owned {
+    let mut o = Owned::new();
+    o.things.push(ThingRecord {
+        x: Fx::from_num(64),
+        y: Fx::from_num(100),
+        radius: Fx::from_num(16),
+        kind: kind::SOLID,
+        ..Default::default()
+    });
+    o
+}
+
+#[test]
+fn solid_things_are_listed_by_block() {
+    let bytes = with_solid_thing().bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    for b in 0..15 {
+        let want: &[usize] = if b == 5 || b == 6 { &[2] } else { &[] };
+        assert_eq!(
+            view.block_solid_things(b).collect::<Vec<_>>(),
+            want,
+            "block {b}"
+        );
+    }
+    assert_eq!(view.solid_thing_entry_count(), 2);
+    assert_eq!(view.block_solid_things(usize::MAX).count(), 0);
+    // The level finds it near its disc and nowhere else.
+    let level = engine::world::Level::load(&bytes).unwrap();
+    let near = |x: i32, y: i32| {
+        let mut found = Vec::new();
+        let p = Vec2::from_int(x, y).wide();
+        let r = engine::math::Wide::from_num(4);
+        let lo = engine::math::WVec::new(p.x - r, p.y - r);
+        let hi = engine::math::WVec::new(p.x + r, p.y + r);
+        level.solid_things_in_box(lo, hi, |o| found.push(o));
+        found
+    };
+    assert_eq!(near(70, 110).len(), 1);
+    assert_eq!(near(70, 110)[0].radius, Fx::from_num(16));
+    assert!(near(200, 20).is_empty());
+    // A map without solid things has no lists: its bytes are as before.
+    let plain = Owned::new().bytes();
+    assert_eq!(
+        MapView::new_checked(&plain)
+            .unwrap()
+            .solid_thing_entry_count(),
+        0
+    );
+    assert!(!plain.windows(4).any(|w| w == b"STBK"));
+}
+
+#[test]
+fn solid_thing_list_faults() {
+    use engine::format::BlockmapFault;
+    let bytes = with_solid_thing().bytes();
+    let (at, len) = section(&bytes, b"STBK");
+    // 15 blocks: 16 offsets, then the two entries.
+    assert_eq!(len, 16 * 4 + 2 * 2);
+    let entries = at + 16 * 4;
+    let patched = |f: &dyn Fn(&mut Vec<u8>)| {
+        let mut b = bytes.clone();
+        f(&mut b);
+        load(&b)
+    };
+    // The section's tag renamed: a solid thing without its lists.
+    let dir = (0..u16::from_be_bytes([bytes[6], bytes[7]]) as usize)
+        .map(|i| HEADER_LEN + i * DIR_ENTRY_LEN)
+        .find(|&d| &bytes[d..d + 4] == b"STBK")
+        .unwrap();
+    assert_eq!(
+        patched(&|b| b[dir..dir + 4].copy_from_slice(b"XXXX")),
+        Err(LoadError::MissingSection(*b"STBK"))
+    );
+    // An entry past the things.
+    assert!(matches!(
+        patched(&|b| b[entries..entries + 2].copy_from_slice(&500u16.to_be_bytes())),
+        Err(LoadError::IndexOutOfRange {
+            what: "solid thing entry",
+            ..
+        })
+    ));
+    // Block 5 names the player start instead: the solid thing is missing.
+    assert_eq!(
+        patched(&|b| b[entries..entries + 2].copy_from_slice(&0u16.to_be_bytes())),
+        Err(LoadError::BadSolidThings(BlockmapFault::MissingThing {
+            thing: 2,
+            block: 5
+        }))
+    );
+    // The thing no longer solid: its entries are extras.
+    let (things, _) = section(&bytes, b"THNG");
+    let kind_at = things + 2 * 24 + 16;
+    assert_eq!(
+        patched(&|b| b[kind_at..kind_at + 2].copy_from_slice(&kind::DECORATION.to_be_bytes())),
+        Err(LoadError::BadSolidThings(BlockmapFault::ExtraEntries))
+    );
+    // Offsets that do not end at the entry count.
+    assert_eq!(
+        patched(&|b| b[at + 15 * 4..at + 16 * 4].copy_from_slice(&7u32.to_be_bytes())),
+        Err(LoadError::BadSolidThings(BlockmapFault::Offsets))
+    );
+    // Every prefix fails cleanly; no flipped bit of the lists panics.
+    for n in 0..bytes.len() {
+        assert!(load(&bytes[..n]).is_err(), "prefix {n} loaded");
+    }
+    for i in at..at + len {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            if let Ok(level) = engine::world::Level::load(&b) {
+                let p = Vec2::from_int(64, 90).wide();
+                let _ = level.solid_things_in_box(p, p, |_| {});
+            }
+        }
+    }
+}

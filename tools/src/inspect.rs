@@ -180,7 +180,9 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             let kind = match t.kind {
                 kind::PLAYER_START => json!("player_start"),
                 kind::PUSHABLE => json!("pushable"),
-                kind::DECORATION => json!("decoration"),
+                // A solid thing is a decoration that blocks: named so, and
+                // told apart by "solid", so readers of "kind" keep working.
+                kind::DECORATION | kind::SOLID => json!("decoration"),
                 k => json!(k),
             };
             json!({
@@ -191,6 +193,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "kind": kind,
                 "type": t.type_id,
                 "sprite": index(t.sprite),
+                "solid": t.kind == kind::SOLID,
             })
         })
         .collect();

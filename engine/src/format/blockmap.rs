@@ -10,6 +10,11 @@
 //! finds every wall that comes inside the box. DOOM's broadphase looked only
 //! at the block under a thing's centre line in places and missed walls;
 //! queries here always cover the whole box.
+//!
+//! Solid things have lists of their own over the same grid (DOOM links
+//! its things into the blockmap too): a thing is listed in every block its
+//! bounding square, padded by [`PAD`], overlaps
+//! ([`blocks_touching_disc`]).
 
 use crate::math::{wide, Fx, Vec2, Wide};
 
@@ -99,6 +104,23 @@ pub struct BlockRange {
 }
 
 impl BlockRange {
+    /// Whether block `block` of a grid `cols` wide is in the range.
+    pub fn contains(&self, block: usize, cols: u16) -> bool {
+        let cols = usize::from(cols.max(1));
+        let (r, c) = (block / cols, block % cols);
+        (usize::from(self.r0)..=usize::from(self.r1)).contains(&r)
+            && (usize::from(self.c0)..=usize::from(self.c1)).contains(&c)
+    }
+
+    /// Every block of the range, row by row, as indices into a grid
+    /// `cols` wide.
+    pub fn blocks(&self, cols: u16) -> impl Iterator<Item = usize> {
+        let (c0, c1) = (usize::from(self.c0), usize::from(self.c1));
+        let cols = usize::from(cols);
+        (usize::from(self.r0)..=usize::from(self.r1))
+            .flat_map(move |r| (c0..=c1).map(move |c| r * cols + c))
+    }
+
     /// Number of blocks in the range.
     pub fn len(&self) -> usize {
         (self.c1 - self.c0 + 1) as usize * (self.r1 - self.r0 + 1) as usize
@@ -108,6 +130,15 @@ impl BlockRange {
     pub fn is_empty(&self) -> bool {
         false
     }
+}
+
+/// The blocks a disc of `radius` around `centre` is listed in: every
+/// block its bounding square, padded by [`PAD`], overlaps, clamped to the
+/// grid; `None` if the square misses the grid.
+pub fn blocks_touching_disc(grid: &Grid, centre: Vec2, radius: Fx) -> Option<BlockRange> {
+    let reach = wide(radius) + wide(PAD);
+    let (x, y) = (wide(centre.x), wide(centre.y));
+    grid.blocks_in_box((x - reach, y - reach), (x + reach, y + reach))
 }
 
 /// Calls `f` with the index of every block the segment `a`-`b` touches

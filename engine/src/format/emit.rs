@@ -1,11 +1,13 @@
 //! Writing a compiled map: the exact inverse of [`super::MapView`].
 
+use super::blockmap::{blocks_touching_disc, BlockRange, Grid};
 use super::bytes::Writer;
 use super::{
-    size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, SectorRecord, SideRecord,
+    kind, size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, SectorRecord, SideRecord,
     SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
     HEADER_LEN, MAGIC, VERSION,
 };
+use crate::math::Vec2;
 
 /// Everything a compiled map holds, as plain records. The compiler fills
 /// one in (owning the storage) and calls [`MapRepr::emit`].
@@ -63,9 +65,32 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 17;
+const MAX_EMITTED: usize = 18;
 
 impl MapRepr<'_> {
+    fn grid(&self) -> Grid {
+        let bm = &self.blockmap;
+        Grid {
+            origin_x: bm.origin_x,
+            origin_y: bm.origin_y,
+            block_size: bm.block_size,
+            cols: bm.cols,
+            rows: bm.rows,
+        }
+    }
+
+    /// Each solid thing's index and the blocks it is listed in.
+    fn solid_things(&self) -> impl Iterator<Item = (u16, BlockRange)> + '_ {
+        let grid = self.grid();
+        self.things.iter().enumerate().filter_map(move |(i, t)| {
+            if t.kind != kind::SOLID {
+                return None;
+            }
+            let range = blocks_touching_disc(&grid, Vec2::new(t.x, t.y), t.radius)?;
+            Some((i as u16, range))
+        })
+    }
+
     /// The sections this map has, in file order, with their lengths.
     fn sections(&self) -> ([([u8; 4], usize); MAX_EMITTED], usize) {
         let mut out = [([0u8; 4], 0usize); MAX_EMITTED];
@@ -105,6 +130,13 @@ impl MapRepr<'_> {
         }
         if self.sky.is_some() {
             add(tag::SKY, 2);
+        }
+        if self.things.iter().any(|t| t.kind == kind::SOLID) {
+            let entries: usize = self.solid_things().map(|(_, r)| r.len()).sum();
+            add(
+                tag::SOLID_THINGS,
+                (self.grid().block_count() + 1) * 4 + entries * 2,
+            );
         }
         add(tag::INFO, self.title.len());
         let b = &self.bsp;
@@ -224,6 +256,25 @@ impl MapRepr<'_> {
                 }
                 for &e in bm.entries {
                     w.u16(e);
+                }
+            }
+            tag::SOLID_THINGS => {
+                // Block by block, each list in thing order: so sorted.
+                let cols = self.blockmap.cols;
+                let blocks = self.grid().block_count();
+                let mut offset = 0u32;
+                w.u32(0);
+                for b in 0..blocks {
+                    offset += self
+                        .solid_things()
+                        .filter(|(_, r)| r.contains(b, cols))
+                        .count() as u32;
+                    w.u32(offset);
+                }
+                for b in 0..blocks {
+                    for (i, _) in self.solid_things().filter(|(_, r)| r.contains(b, cols)) {
+                        w.u16(i);
+                    }
                 }
             }
             tag::TEXTURES => {

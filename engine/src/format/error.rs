@@ -72,6 +72,8 @@ pub enum LoadError {
     BadBlockmap(BlockmapFault),
     /// The BSP is malformed.
     BadBsp(BspFault),
+    /// The solid things' block lists are malformed.
+    BadSolidThings(BlockmapFault),
 }
 
 /// What is wrong with a BSP (beyond indices out of range and values out
@@ -125,7 +127,14 @@ pub enum BlockmapFault {
         /// The block.
         block: usize,
     },
-    /// Lists name walls in blocks those walls do not touch.
+    /// A solid thing is missing from a block its disc comes into.
+    MissingThing {
+        /// The thing.
+        thing: usize,
+        /// The block.
+        block: usize,
+    },
+    /// Lists name walls (or things) in blocks they do not touch.
     ExtraEntries,
 }
 
@@ -183,6 +192,9 @@ impl fmt::Display for LoadError {
             }
             LoadError::BadBlockmap(fault) => write!(f, "bad blockmap: {fault:?}"),
             LoadError::BadBsp(fault) => write!(f, "bad BSP: {fault:?}"),
+            LoadError::BadSolidThings(fault) => {
+                write!(f, "bad solid thing lists: {fault:?}")
+            }
         }
     }
 }

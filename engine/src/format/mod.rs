@@ -34,6 +34,7 @@
 //! | `BNOD` | [`BspNodeRecord`]   | 52    | BSP: partition x, y, dx, dy: 16.16; right and left boxes (top, bottom, left, right: 16.16); right, left child: u16 |
 //! | `BSEG` | [`BspSegRecord`]    | 20    | from x, y, to x, y: 16.16; wall: u16; side: u16 (0 front, 1 back) |
 //! | `BSUB` | [`SubsectorRecord`] | 8     | first seg: u32; seg count, sector: u16 |
+//! | `STBK` | `u32`, `u16`        | var.  | solid things by block, over `BMAP`'s grid: cols*rows+1 `u32` list offsets; `u16` thing indices; present when a thing is [`kind::SOLID`] |
 //!
 //! `0xFFFF` means "none" for every optional index ([`NONE`]); a sector
 //! texture of [`SKY`] shows the sky. Unknown tags are skipped, so a later
@@ -44,6 +45,12 @@
 //! `v1 -> v2`. A wall with a back sector is a portal. A wall side without
 //! a texture (or without a side record) is drawn in its sector's flat
 //! colour, so levels need no textures at all.
+//!
+//! A [`kind::SOLID`] thing is listed in `STBK` in exactly the blocks
+//! [`blockmap::blocks_touching_disc`] gives for its centre and radius, each
+//! block's list sorted; [`MapRepr::emit`] builds the lists from the things
+//! and the blockmap's grid, and the loader checks them as it checks the
+//! walls' lists, so collision finds a solid thing by its block.
 //!
 //! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS` (the
 //! WAD's own for a DOOM-format map when it can be kept, else the
@@ -126,6 +133,8 @@ pub mod tag {
     pub const BSP_SEGS: [u8; 4] = *b"BSEG";
     /// The BSP's subsectors.
     pub const BSP_SUBSECTORS: [u8; 4] = *b"BSUB";
+    /// Solid things by block.
+    pub const SOLID_THINGS: [u8; 4] = *b"STBK";
 }
 
 /// Record sizes in bytes.
@@ -174,6 +183,17 @@ pub mod kind {
     pub const PUSHABLE: u16 = 2;
     /// Something drawn as a sprite that blocks nothing.
     pub const DECORATION: u16 = 3;
+    /// Something that never moves and that bodies cannot enter: a disc of
+    /// its radius at every height, as DOOM's solid things (columns, lamps,
+    /// trees, monsters) block at every height. Drawn as a decoration is.
+    pub const SOLID: u16 = 4;
+
+    /// Whether a thing of kind `k` stays where the map puts it, drawn
+    /// with its sprite (a decoration or a solid thing), rather than
+    /// becoming a body or a start.
+    pub const fn is_fixed(k: u16) -> bool {
+        k == DECORATION || k == SOLID
+    }
 }
 
 /// Wall flag bits (DOOM's linedef flag values).

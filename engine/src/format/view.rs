@@ -1,6 +1,6 @@
 //! The checked, zero-copy view over a compiled map.
 
-use super::blockmap::{for_each_block_touching_segment, Grid};
+use super::blockmap::{blocks_touching_disc, for_each_block_touching_segment, Grid};
 use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
@@ -32,6 +32,7 @@ pub struct MapView<'a> {
     things: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
+    solid_things: BlockLists<'a>,
     bsp: BspView<'a>,
 }
 
@@ -39,11 +40,19 @@ pub struct MapView<'a> {
 #[derive(Copy, Clone, Debug, Default)]
 pub struct BlockmapView<'a> {
     grid: Grid,
+    walls: BlockLists<'a>,
+}
+
+/// One list of `u16` indices per block: `blocks + 1` `u32` offsets into
+/// the entries, then the entries (the wall lists of `BMAP`, the solid
+/// thing lists of `STBK`).
+#[derive(Copy, Clone, Debug, Default)]
+struct BlockLists<'a> {
     offsets: &'a [u8],
     entries: &'a [u8],
 }
 
-const KNOWN: [[u8; 4]; 17] = [
+const KNOWN: [[u8; 4]; 18] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -61,6 +70,7 @@ const KNOWN: [[u8; 4]; 17] = [
     tag::BSP_NODES,
     tag::BSP_SEGS,
     tag::BSP_SUBSECTORS,
+    tag::SOLID_THINGS,
 ];
 
 struct Sections<'a> {
@@ -225,6 +235,7 @@ impl<'a> MapView<'a> {
             things,
             title,
             blockmap,
+            solid_things: BlockLists::default(),
             bsp: BspView::default(),
         };
         view.check_textures()?;
@@ -234,6 +245,7 @@ impl<'a> MapView<'a> {
         view.check_sectors()?;
         view.check_things()?;
         view.check_blockmap()?;
+        view.solid_things = view.check_solid_things(sections.get(tag::SOLID_THINGS))?;
         // After the walls and sectors, which the BSP refers to.
         view.bsp = BspView::parse(
             sections.get(tag::BSP_NODES),
@@ -404,7 +416,7 @@ impl<'a> MapView<'a> {
         let mut player = false;
         for i in 0..self.thing_count() {
             let t = self.thing(i);
-            let bad_radius = t.kind == kind::PUSHABLE
+            let bad_radius = (t.kind == kind::PUSHABLE || t.kind == kind::SOLID)
                 && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(config::MAX_BODY_SIZE));
             if !in_range(t.x)
                 || !in_range(t.y)
@@ -438,25 +450,8 @@ impl<'a> MapView<'a> {
                 return fault(BlockmapFault::DoesNotCoverMap);
             }
         }
-        // Every list sorted, unique, in range.
-        for b in 0..grid.block_count() {
-            let (start, end) = bm.list_bounds(b);
-            let mut prev: Option<u16> = None;
-            for k in start..end {
-                let w = u16_at(bm.entries, k * 2);
-                if w as usize >= nw {
-                    return Err(LoadError::IndexOutOfRange {
-                        what: "blockmap entry",
-                        index: k,
-                        value: w as u32,
-                    });
-                }
-                if prev.is_some_and(|p| p >= w) {
-                    return fault(BlockmapFault::UnsortedList(b));
-                }
-                prev = Some(w);
-            }
-        }
+        bm.walls
+            .check_sorted(grid.block_count(), nw, "blockmap entry")?;
         // Every wall listed in every block it touches, and nowhere else:
         // with the lists unique, equal totals prove there are no extras.
         let mut expected: usize = 0;
@@ -465,7 +460,7 @@ impl<'a> MapView<'a> {
             let mut missing: Option<usize> = None;
             for_each_block_touching_segment(&grid, a, b, |block| {
                 expected += 1;
-                if missing.is_none() && !bm.contains(block, w as u16) {
+                if missing.is_none() && !bm.walls.contains(block, w as u16) {
                     missing = Some(block);
                 }
             });
@@ -473,10 +468,63 @@ impl<'a> MapView<'a> {
                 return fault(BlockmapFault::MissingWall { wall: w, block });
             }
         }
-        if expected != bm.entries.len() / 2 {
+        if expected != bm.walls.len() {
             return fault(BlockmapFault::ExtraEntries);
         }
         Ok(())
+    }
+
+    /// The solid things' lists: present exactly when a thing is solid,
+    /// over the blockmap's grid, each solid thing listed in every block
+    /// of its disc and nothing else listed.
+    fn check_solid_things(&self, body: Option<&'a [u8]>) -> Result<BlockLists<'a>, LoadError> {
+        let any_solid = self.things().any(|t| t.kind == kind::SOLID);
+        let body = match body {
+            None if any_solid => return Err(LoadError::MissingSection(tag::SOLID_THINGS)),
+            None => return Ok(BlockLists::default()),
+            Some(b) => b,
+        };
+        let fault = |f| Err(LoadError::BadSolidThings(f));
+        let grid = self.blockmap.grid;
+        let blocks = grid.block_count();
+        let lists = BlockLists::parse(
+            body,
+            blocks,
+            config::MAX_BLOCK_ENTRIES,
+            "solid thing entries",
+        )
+        .map_err(|e| match e {
+            LoadError::BadBlockmap(f) => LoadError::BadSolidThings(f),
+            other => other,
+        })?;
+        lists
+            .check_sorted(blocks, self.thing_count(), "solid thing entry")
+            .map_err(|e| match e {
+                LoadError::BadBlockmap(f) => LoadError::BadSolidThings(f),
+                other => other,
+            })?;
+        let mut expected: usize = 0;
+        for (i, t) in self.things().enumerate() {
+            if t.kind != kind::SOLID {
+                continue;
+            }
+            let Some(range) = blocks_touching_disc(&grid, Vec2::new(t.x, t.y), t.radius) else {
+                continue;
+            };
+            expected += range.len();
+            if let Some(block) = range
+                .blocks(grid.cols)
+                .find(|&b| !lists.contains(b, i as u16))
+            {
+                return fault(BlockmapFault::MissingThing { thing: i, block });
+            }
+        }
+        // Lists sorted and unique, every solid thing in each of its
+        // blocks: equal totals leave no room for anything else.
+        if expected != lists.len() {
+            return fault(BlockmapFault::ExtraEntries);
+        }
+        Ok(lists)
     }
 
     /// The map's BSP.
@@ -681,6 +729,20 @@ impl<'a> MapView<'a> {
     pub fn blockmap(&self) -> &BlockmapView<'a> {
         &self.blockmap
     }
+
+    /// The solid things listed in block `block` of the blockmap's grid
+    /// (row-major index): every [`kind::SOLID`] thing whose disc comes
+    /// into the block, by index, ascending.
+    pub fn block_solid_things(&self, block: usize) -> impl Iterator<Item = usize> + 'a {
+        self.solid_things
+            .list(block, self.blockmap.grid.block_count())
+    }
+
+    /// Total solid thing references over all blocks (0: no thing is
+    /// solid).
+    pub fn solid_thing_entry_count(&self) -> usize {
+        self.solid_things.len()
+    }
 }
 
 /// A texture's shape and pixels.
@@ -740,23 +802,60 @@ impl<'a> BlockmapView<'a> {
                 return fault(BlockmapFault::GridSize);
             }
         }
+        let walls = BlockLists::parse(
+            body.get(size::BLOCKMAP_HEADER..).unwrap_or(&[]),
+            blocks,
+            config::MAX_BLOCK_ENTRIES,
+            "blockmap entries",
+        )?;
+        Ok(BlockmapView { grid, walls })
+    }
+
+    /// The grid geometry.
+    pub fn grid(&self) -> &Grid {
+        &self.grid
+    }
+
+    /// The walls listed in block `block` (row-major index).
+    pub fn block_walls(&self, block: usize) -> impl Iterator<Item = usize> + 'a {
+        self.walls.list(block, self.grid.block_count())
+    }
+
+    /// Number of walls listed in block `block`.
+    pub fn block_len(&self, block: usize) -> usize {
+        self.walls.list(block, self.grid.block_count()).len()
+    }
+
+    /// Total wall references over all blocks.
+    pub fn entry_count(&self) -> usize {
+        self.walls.len()
+    }
+}
+
+impl<'a> BlockLists<'a> {
+    /// The offsets and entries of `body` for `blocks` lists; the offsets
+    /// start at 0, never decrease and end at the number of entries.
+    fn parse(
+        body: &'a [u8],
+        blocks: usize,
+        max_entries: usize,
+        what: &'static str,
+    ) -> Result<Self, LoadError> {
+        let fault = |f| Err(LoadError::BadBlockmap(f));
         let offsets_len = (blocks + 1) * 4;
-        let offsets = match body.get(size::BLOCKMAP_HEADER..size::BLOCKMAP_HEADER + offsets_len) {
-            Some(o) => o,
-            None => return fault(BlockmapFault::Length),
+        let Some(offsets) = body.get(..offsets_len) else {
+            return fault(BlockmapFault::Length);
         };
-        let entries = body
-            .get(size::BLOCKMAP_HEADER + offsets_len..)
-            .unwrap_or(&[]);
+        let entries = body.get(offsets_len..).unwrap_or(&[]);
         if entries.len() % 2 != 0 {
             return fault(BlockmapFault::Length);
         }
         let n_entries = entries.len() / 2;
-        if n_entries > config::MAX_BLOCK_ENTRIES {
+        if n_entries > max_entries {
             return Err(LoadError::TooMany {
-                what: "blockmap entries",
+                what,
                 count: n_entries,
-                max: config::MAX_BLOCK_ENTRIES,
+                max: max_entries,
             });
         }
         if u32_at(offsets, 0) != 0 || u32_at(offsets, blocks * 4) as usize != n_entries {
@@ -767,28 +866,48 @@ impl<'a> BlockmapView<'a> {
                 return fault(BlockmapFault::Offsets);
             }
         }
-        Ok(BlockmapView {
-            grid,
-            offsets,
-            entries,
-        })
+        Ok(BlockLists { offsets, entries })
     }
 
-    /// The grid geometry.
-    pub fn grid(&self) -> &Grid {
-        &self.grid
+    /// Every list sorted and unique, every entry below `limit`.
+    fn check_sorted(
+        &self,
+        blocks: usize,
+        limit: usize,
+        what: &'static str,
+    ) -> Result<(), LoadError> {
+        for b in 0..blocks {
+            let (start, end) = self.bounds(b);
+            let mut prev: Option<u16> = None;
+            for k in start..end {
+                let v = u16_at(self.entries, k * 2);
+                if v as usize >= limit {
+                    return Err(LoadError::IndexOutOfRange {
+                        what,
+                        index: k,
+                        value: v as u32,
+                    });
+                }
+                if prev.is_some_and(|p| p >= v) {
+                    return Err(LoadError::BadBlockmap(BlockmapFault::UnsortedList(b)));
+                }
+                prev = Some(v);
+            }
+        }
+        Ok(())
     }
 
-    fn list_bounds(&self, block: usize) -> (usize, usize) {
+    fn bounds(&self, block: usize) -> (usize, usize) {
         let start = u32_at(self.offsets, block.wrapping_mul(4)) as usize;
         let end = u32_at(self.offsets, block.wrapping_add(1).wrapping_mul(4)) as usize;
         (start, end.max(start))
     }
 
-    /// The walls listed in block `block` (row-major index).
-    pub fn block_walls(&self, block: usize) -> impl Iterator<Item = usize> + 'a {
-        let (start, end) = if block < self.grid.block_count() {
-            self.list_bounds(block)
+    /// The entries of block `block`, or none for a block not below
+    /// `blocks`.
+    fn list(&self, block: usize, blocks: usize) -> impl ExactSizeIterator<Item = usize> + 'a {
+        let (start, end) = if block < blocks {
+            self.bounds(block)
         } else {
             (0, 0)
         };
@@ -796,32 +915,22 @@ impl<'a> BlockmapView<'a> {
         (start..end).map(move |k| u16_at(entries, k * 2) as usize)
     }
 
-    /// Number of walls listed in block `block`.
-    pub fn block_len(&self, block: usize) -> usize {
-        if block < self.grid.block_count() {
-            let (s, e) = self.list_bounds(block);
-            e - s
-        } else {
-            0
-        }
-    }
-
-    /// Total wall references over all blocks.
-    pub fn entry_count(&self) -> usize {
+    /// Total entries over all blocks.
+    fn len(&self) -> usize {
         self.entries.len() / 2
     }
 
-    fn contains(&self, block: usize, wall: u16) -> bool {
-        let (start, end) = self.list_bounds(block);
+    fn contains(&self, block: usize, v: u16) -> bool {
+        let (start, end) = self.bounds(block);
         // Binary search over the sorted list.
         let (mut lo, mut hi) = (start, end);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            let v = u16_at(self.entries, mid * 2);
-            if v == wall {
+            let e = u16_at(self.entries, mid * 2);
+            if e == v {
                 return true;
             }
-            if v < wall {
+            if e < v {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -159,8 +159,8 @@ pub struct Scene<'s, 'a> {
 /// Where a [`Scene`]'s sprites come from.
 #[derive(Copy, Clone, Debug)]
 pub enum Sprites<'s, 'a> {
-    /// The map's decorations (things of kind
-    /// [`crate::format::kind::DECORATION`]).
+    /// The map's decorations (things that stay where the map puts them,
+    /// [`crate::format::kind::is_fixed`]).
     OfMap,
     /// The map's decorations and every body of the game but the player's
     /// that has a sprite (see [`sprites_of`]).

@@ -60,11 +60,12 @@ impl From<&Sprite> for Source {
     }
 }
 
-/// The map's decorations: things of kind [`kind::DECORATION`] with a
-/// sprite, standing on the floor.
+/// The map's decorations: things that stay where they stand
+/// ([`kind::is_fixed`]: decorations and solid things) with a sprite, on
+/// the floor.
 pub(crate) fn decorations<'a>(level: &Level<'a>) -> impl Iterator<Item = Source> + 'a {
     level.map().things().filter_map(|t| {
-        (t.kind == kind::DECORATION && t.sprite != NONE).then_some(Source {
+        (kind::is_fixed(t.kind) && t.sprite != NONE).then_some(Source {
             pos: Vec2::new(t.x, t.y),
             z: None,
             sector: None,

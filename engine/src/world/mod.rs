@@ -115,6 +115,16 @@ pub struct Sector {
     pub ceiling_texture: u16,
 }
 
+/// A solid thing as collision sees it: a disc that no body enters, at
+/// every height.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Obstacle {
+    /// Centre.
+    pub pos: Vec2,
+    /// Radius.
+    pub radius: Fx,
+}
+
 /// A loaded level: the validated map, read in place.
 #[derive(Copy, Clone, Debug)]
 pub struct Level<'a> {
@@ -217,6 +227,36 @@ impl<'a> Level<'a> {
                     calls += 1;
                     f(WallId(w));
                 }
+            }
+        }
+        calls
+    }
+
+    /// Calls `f` with every solid thing (a [`crate::format::kind::SOLID`]
+    /// thing: a disc that bodies cannot enter) whose disc may come into
+    /// the box `[min, max]`, found by the blockmap's blocks under the box.
+    /// A thing whose disc spans several of those blocks is reported once
+    /// for each (collision wants the deepest overlap, which repeats do not
+    /// change, and a small box rarely spans two blocks). Returns the
+    /// number of calls.
+    pub fn solid_things_in_box(&self, min: WVec, max: WVec, mut f: impl FnMut(Obstacle)) -> usize {
+        let map = &self.map;
+        if map.solid_thing_entry_count() == 0 {
+            return 0;
+        }
+        let grid = map.blockmap().grid();
+        let Some(range) = grid.blocks_in_box((min.x, min.y), (max.x, max.y)) else {
+            return 0;
+        };
+        let mut calls = 0;
+        for block in range.blocks(grid.cols) {
+            for i in map.block_solid_things(block) {
+                let t = map.thing(i);
+                calls += 1;
+                f(Obstacle {
+                    pos: Vec2::new(t.x, t.y),
+                    radius: t.radius,
+                });
             }
         }
         calls
