@@ -371,3 +371,111 @@ fn leaving_a_vertex_keeps_the_sector_the_centre_is_really_in() {
     );
     assert_eq!(end.sector, SectorId(1));
 }
+
+/// Distance from the player's centre to `(x, y)`.
+fn distance_to(game: &Game<'_>, x: i32, y: i32) -> f64 {
+    let p = game.player().pos;
+    let (dx, dy) = (
+        p.x.to_num::<f64>() - x as f64,
+        p.y.to_num::<f64>() - y as f64,
+    );
+    (dx * dx + dy * dy).sqrt()
+}
+
+#[test]
+fn a_solid_thing_stops_the_player_at_the_two_radii() {
+    // Running east along y = 128 into a post of radius 20 at x = 400.
+    let bytes = support::rect_map_with_obstacles(
+        &[(0, 0, 1024, 256, 0, 128)],
+        (100, 128, 0),
+        &[],
+        &[(400, 128, 20)],
+    );
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::new(level);
+    run(&mut game, Input::new(100, 0, 0), 60);
+    let d = distance_to(&game, 400, 128);
+    let tol = TOLERANCE.to_num::<f64>();
+    assert!(d >= 36.0 - tol - 1e-9, "inside the post: {d}");
+    // Pressed against it, not bounced off or through.
+    assert!(
+        d < 36.5 && x_of(&game) < 400.0,
+        "at {d}, x = {}",
+        x_of(&game)
+    );
+    // Without the post the same run goes on to the far wall.
+    let open = rect_map(&[(0, 0, 1024, 256, 0, 128)], (100, 128, 0));
+    let mut free = Game::new(Level::load(&open).unwrap());
+    run(&mut free, Input::new(100, 0, 0), 60);
+    assert!(x_of(&free) > 900.0, "x = {}", x_of(&free));
+}
+
+#[test]
+fn the_player_slides_round_a_solid_thing_hit_off_centre() {
+    // The post's centre 8 units south of the player's line: the push
+    // turns the run to the north of it, and the player goes on past.
+    let bytes = support::rect_map_with_obstacles(
+        &[(0, 0, 1024, 256, 0, 128)],
+        (100, 128, 0),
+        &[],
+        &[(400, 120, 20)],
+    );
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::new(level);
+    for _ in 0..90 {
+        game.tick(Input::new(100, 0, 0));
+        let d = distance_to(&game, 400, 120);
+        assert!(d >= 36.0 - TOLERANCE.to_num::<f64>() - 1e-9, "inside: {d}");
+    }
+    assert!(x_of(&game) > 600.0, "stuck at x = {}", x_of(&game));
+}
+
+#[test]
+fn a_pushed_entity_stops_at_a_solid_thing_and_so_does_the_player() {
+    // The player shoves an entity east into a post.
+    let bytes = support::rect_map_with_obstacles(
+        &[(0, 0, 1024, 256, 0, 128)],
+        (100, 128, 0),
+        &[(200, 128, 20)],
+        &[(400, 128, 20)],
+    );
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::new(level);
+    let limit = |radii: f64| radii - TOLERANCE.to_num::<f64>() - 1e-9;
+    for _ in 0..80 {
+        game.tick(Input::new(100, 0, 0));
+        let e = game.bodies()[1].at.pos;
+        let (dx, dy) = (e.x.to_num::<f64>() - 400.0, e.y.to_num::<f64>() - 128.0);
+        let d = (dx * dx + dy * dy).sqrt();
+        assert!(d >= limit(40.0), "entity inside the post: {d}");
+        assert!(distance_to(&game, 400, 128) >= limit(36.0));
+    }
+    // Pushed up against the post, and held west of it.
+    let e = game.bodies()[1].at.pos.x.to_num::<f64>();
+    assert!(e > 300.0 && e < 400.0, "the entity is at x = {e}");
+}
+
+#[test]
+fn a_solid_thing_blocks_at_every_height() {
+    // A post in the low room by a ledge 64 units up; the player walks off
+    // the ledge's edge above the post's disc and may not come down in it
+    // (DOOM's solid things reach from floor to ceiling for the player).
+    let bytes = support::rect_map_with_obstacles(
+        &[(0, 0, 256, 256, 64, 256), (256, 0, 1024, 256, 0, 256)],
+        (100, 128, 0),
+        &[],
+        &[(280, 128, 20)],
+    );
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::new(level);
+    for _ in 0..60 {
+        game.tick(Input::new(100, 0, 0));
+        let d = distance_to(&game, 280, 128);
+        assert!(
+            d >= 36.0 - TOLERANCE.to_num::<f64>() - 1e-9,
+            "inside at z {}: {d}",
+            game.player().z
+        );
+    }
+    assert!(x_of(&game) < 280.0);
+}

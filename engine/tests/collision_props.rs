@@ -6,6 +6,7 @@ mod support;
 use engine::collide::mover::slide_move;
 use engine::collide::{project_point_segment, wall_blocks};
 use engine::config::collision::TOLERANCE;
+use engine::format::kind;
 use engine::game::{Game, Input, PLAYER_SHAPE};
 use engine::math::{Fx, Vec2, WVec, Wide};
 use engine::world::{Level, WallId};
@@ -49,15 +50,17 @@ fn case() -> impl Strategy<Value = Case> {
                     1..40,
                 ),
                 prop::collection::vec((-100i32..=100, -100i32..=100, -20i32..=20), 1..200),
+                prop::collection::vec((0..cols as i32 * 64, 0..rows as i32 * 64, 2i32..48), 0..5),
             )
         })
         .prop_filter_map(
             "map must compile with an open start",
-            |((cols, rows), mut cells, jitter, start, ents, moves, inputs)| {
+            |((cols, rows), mut cells, jitter, start, ents, moves, inputs, obstacles)| {
                 if cells[start].is_none() {
                     cells[start] = Some((0, 128));
                 }
-                let bytes = support::grid_map(cols, rows, &cells, &jitter, start, &ents)?;
+                let bytes =
+                    support::grid_map_with(cols, rows, &cells, &jitter, start, &ents, &obstacles)?;
                 Some(Case {
                     bytes,
                     moves,
@@ -97,6 +100,27 @@ fn exact_distance(level: &Level<'_>, id: WallId, p: Vec2) -> f64 {
     ((px - ax - t * dx).powi(2) + (py - ay - t * dy).powi(2)).sqrt()
 }
 
+/// The solid things of the level, as `(x, y, radius)` in doubles.
+fn obstacles(level: &Level<'_>) -> Vec<(f64, f64, f64)> {
+    let f = |v: Fx| v.to_num::<f64>();
+    level
+        .map()
+        .things()
+        .filter(|t| t.kind == kind::SOLID)
+        .map(|t| (f(t.x), f(t.y), f(t.radius)))
+        .collect()
+}
+
+/// How deep a body of radius `r` at `p` is inside the deepest solid thing
+/// (0 if in none), measured exactly.
+fn obstacle_depth(obstacles: &[(f64, f64, f64)], r: f64, p: Vec2) -> f64 {
+    let (px, py) = (p.x.to_num::<f64>(), p.y.to_num::<f64>());
+    obstacles
+        .iter()
+        .map(|&(x, y, tr)| (r + tr) - ((px - x).powi(2) + (py - y).powi(2)).sqrt())
+        .fold(0.0, f64::max)
+}
+
 /// 96 cases by default; `PROPTEST_CASES=N` for a longer run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
@@ -122,6 +146,9 @@ proptest! {
         let mut at = game.bodies()[0].at;
         prop_assume!(level.locate(at.pos) == Some(at.sector));
         let r = PLAYER_SHAPE.radius.to_num::<f64>();
+        let solid = obstacles(&level);
+        // A start the spawn could not push clear of a thing stays stuck.
+        prop_assume!(obstacle_depth(&solid, r, at.pos) <= tol());
         for &(dx, dy) in &c.moves {
             let delta = WVec::new(Wide::from_num(dx), Wide::from_num(dy));
             let (next, _) = slide_move(&level, &PLAYER_SHAPE, at, delta);
@@ -133,6 +160,8 @@ proptest! {
                     prop_assert!(d >= r - tol(), "wall {i} at {d} from {:?}", next.pos);
                 }
             }
+            let depth = obstacle_depth(&solid, r, next.pos);
+            prop_assert!(depth <= tol(), "{depth} into a solid thing at {:?}", next.pos);
             if !on_some_wall_line(&level, next.pos) {
                 prop_assert_eq!(level.locate(next.pos), Some(next.sector), "at {:?} from {:?} by {:?}", next.pos, at, (dx, dy));
             }
@@ -151,9 +180,16 @@ proptest! {
         prop_assume!(level.locate(at.pos) == Some(at.sector));
         let r = PLAYER_SHAPE.radius.to_num::<f64>();
         let limit = r - TOLERANCE.to_num::<f64>() - 1e-9;
+        let solid = obstacles(&level);
+        prop_assume!(obstacle_depth(&solid, r, at.pos) <= TOLERANCE.to_num::<f64>());
         for &(dx, dy) in &c.moves {
             let delta = WVec::new(Wide::from_num(dx), Wide::from_num(dy));
             let (next, _) = slide_move(&level, &PLAYER_SHAPE, at, delta);
+            let depth = obstacle_depth(&solid, r, next.pos);
+            prop_assert!(
+                depth <= TOLERANCE.to_num::<f64>() + 1e-9,
+                "{depth} into a solid thing at {:?}", next.pos
+            );
             for i in 0..level.wall_count() {
                 let id = WallId(i as u16);
                 let w = level.wall(id);
@@ -175,9 +211,22 @@ proptest! {
         let r = PLAYER_SHAPE.radius.to_num::<f64>();
         let start = game.player();
         prop_assume!(level.locate(start.pos) == Some(start.sector));
+        let solid = obstacles(&level);
+        let depth_of = |b: &engine::game::Body| {
+            obstacle_depth(&solid, b.shape.radius.to_num::<f64>(), b.at.pos)
+        };
+        // A body the spawn could not push clear of a thing stays stuck.
+        let free: Vec<bool> = game.bodies().iter().map(|b| depth_of(b) <= tol()).collect();
+        prop_assume!(free[0]);
         for &(f, s, t) in &c.inputs {
             game.tick(Input::new(f, s, t));
             let p = game.player();
+            // Bodies push each other, but by checked moves: none that
+            // started clear enters a solid thing.
+            for (b, &free) in game.bodies().iter().zip(&free) {
+                let depth = depth_of(b);
+                prop_assert!(!free || depth <= tol(), "{depth} into a solid thing at {:?}", b.at.pos);
+            }
             for i in 0..level.wall_count() {
                 let id = WallId(i as u16);
                 if level.wall(id).back.is_none() {
@@ -189,6 +238,31 @@ proptest! {
                 prop_assert_eq!(level.locate(p.pos), Some(p.sector));
             }
             prop_assert!(p.z >= level.sector(p.sector).floor - Fx::from_num(0) || p.z >= Fx::ZERO);
+        }
+    }
+
+    /// The solid things' block lists never miss one: every solid thing
+    /// whose disc comes within a radius of a point is among those a box
+    /// query returns.
+    #[test]
+    fn block_queries_find_every_nearby_solid_thing(c in case(), px in -50i32..450, py in -50i32..450, radius in 1i32..200) {
+        let level = Level::load(&c.bytes).unwrap();
+        let p = Vec2::from_int(px, py);
+        let rw = Wide::from_num(radius);
+        let mut found = Vec::new();
+        level.solid_things_in_box(
+            WVec::new(p.wide().x - rw, p.wide().y - rw),
+            WVec::new(p.wide().x + rw, p.wide().y + rw),
+            |o| found.push((o.pos, o.radius)),
+        );
+        for (x, y, tr) in obstacles(&level) {
+            let d = ((px as f64 - x).powi(2) + (py as f64 - y).powi(2)).sqrt();
+            if d <= radius as f64 + tr {
+                prop_assert!(
+                    found.iter().any(|(q, r)| q.x.to_num::<f64>() == x && q.y.to_num::<f64>() == y && r.to_num::<f64>() == tr),
+                    "solid thing at ({x}, {y}) missed"
+                );
+            }
         }
     }
 

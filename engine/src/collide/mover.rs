@@ -12,7 +12,8 @@
 //! 2. **pushes out** of every blocking wall the circle overlaps, deepest
 //!    first, along the line from the closest point on the segment (end
 //!    points included, so outer corners round off) to exactly one radius
-//!    away; this repeats until nothing overlaps by more than
+//!    away, and of every solid thing (a disc, at every height) straight
+//!    away from its centre; this repeats until nothing overlaps by more than
 //!    [`TOLERANCE`], so inner corners and corridors exactly two radii wide
 //!    settle;
 //! 3. if that does not settle within [`MAX_PUSH_ITERATIONS`], the sub-step
@@ -211,7 +212,51 @@ fn deepest_overlap(
         };
         best = Some((d2, proj.point.add(dir.scale(r))));
     }) as u32;
-    best.map(|(_, target)| target)
+    let Some(thing) = deepest_thing_overlap(level, r, p) else {
+        return best.map(|(_, target)| target);
+    };
+    match best {
+        // The deeper overlap first: the nearer surface of the two.
+        Some((d2, target)) if sqrt_wide(d2) <= thing.0 => Some(target),
+        _ => Some(thing.1),
+    }
+}
+
+/// The solid thing whose disc a body of radius `r` at `p` overlaps
+/// deepest, as the distance from `p` to the thing's edge (negative inside
+/// it) and the point the centre should move to: straight away from the
+/// thing's centre, the two radii apart.
+fn deepest_thing_overlap(level: &Level<'_>, r: Wide, p: WVec) -> Option<(Wide, WVec)> {
+    let (lo, hi) = pad_box(p, p, r);
+    let mut best: Option<(Wide, WVec)> = None;
+    level.solid_things_in_box(lo, hi, |thing| {
+        let c = thing.pos.wide();
+        let reach = r + wide(thing.radius);
+        let limit = (reach - wide(TOLERANCE) + wide(PROJECTION_ROUNDING)).max(Wide::ZERO);
+        let off = p.sub(c);
+        if off.x.abs() >= limit || off.y.abs() >= limit {
+            return;
+        }
+        let d2 = off.length_squared();
+        if d2 >= limit * limit {
+            return;
+        }
+        let d = sqrt_wide(d2);
+        let gap = d - wide(thing.radius);
+        if best.is_some_and(|(g, _)| gap >= g) {
+            return;
+        }
+        // Multiplied before dividing, so the target is as exact as the
+        // distance (a unit direction would lose the radii's worth of it).
+        let target = if d == Wide::ZERO {
+            // Dead centre: out along +x, any fixed way will do.
+            WVec::new(c.x + reach, c.y)
+        } else {
+            WVec::new(c.x + off.x * reach / d, c.y + off.y * reach / d)
+        };
+        best = Some((gap, target));
+    });
+    best
 }
 
 /// Pushes the body out of every blocking wall it overlaps. Returns the

@@ -21,6 +21,16 @@ pub fn rect_map_with(
     start: (i32, i32, i32),
     entities: &[(i32, i32, i32)],
 ) -> Vec<u8> {
+    rect_map_with_obstacles(rects, start, entities, &[])
+}
+
+/// As [`rect_map_with`], plus solid things `(x, y, radius)`.
+pub fn rect_map_with_obstacles(
+    rects: &[Rect],
+    start: (i32, i32, i32),
+    entities: &[(i32, i32, i32)],
+    obstacles: &[(i32, i32, i32)],
+) -> Vec<u8> {
     let mut map = SourceMap::default();
     let mut points: Vec<(i32, i32)> = Vec::new();
     for &(x0, y0, x1, y1, _, _) in rects {
@@ -78,6 +88,15 @@ pub fn rect_map_with(
             ..Default::default()
         });
     }
+    for &(x, y, r) in obstacles {
+        map.things.push(ThingRecord {
+            x: Fx::from_num(x),
+            y: Fx::from_num(y),
+            radius: Fx::from_num(r),
+            kind: kind::SOLID,
+            ..Default::default()
+        });
+    }
     build(&map, BuildOptions { block_size: 64 })
         .expect("test map compiles")
         .bytes
@@ -98,6 +117,19 @@ pub fn grid_map(
     jitter: &[(i32, i32)],
     start_cell: usize,
     entities: &[(usize, i32)],
+) -> Option<Vec<u8>> {
+    grid_map_with(cols, rows, cells, jitter, start_cell, entities, &[])
+}
+
+/// As [`grid_map`], plus solid things `(x, y, radius)` anywhere.
+pub fn grid_map_with(
+    cols: usize,
+    rows: usize,
+    cells: &[Option<(i32, i32)>],
+    jitter: &[(i32, i32)],
+    start_cell: usize,
+    entities: &[(usize, i32)],
+    obstacles: &[(i32, i32, i32)],
 ) -> Option<Vec<u8>> {
     let mut map = SourceMap::default();
     let vid = |c: usize, r: usize| r * (cols + 1) + c;
@@ -165,6 +197,15 @@ pub fn grid_map(
             y: Fx::from_num(y),
             radius: Fx::from_num(radius),
             kind: kind::PUSHABLE,
+            ..Default::default()
+        });
+    }
+    for &(x, y, radius) in obstacles {
+        map.things.push(ThingRecord {
+            x: Fx::from_num(x),
+            y: Fx::from_num(y),
+            radius: Fx::from_num(radius),
+            kind: kind::SOLID,
             ..Default::default()
         });
     }
