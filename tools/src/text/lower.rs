@@ -393,6 +393,18 @@ impl<'a> Compiler<'a> {
                 },
                 span,
             }),
+            Stmt::Obstacle { x, y, radius, span } => self.thing(ThingDef {
+                record: ThingRecord {
+                    x,
+                    y,
+                    angle: Fx::ZERO,
+                    radius,
+                    kind: kind::SOLID,
+                    type_id: 0,
+                    sprite: engine::format::NONE,
+                },
+                span,
+            }),
         }
     }
 
@@ -831,13 +843,9 @@ impl<'a> Compiler<'a> {
         for (i, t) in self.things.iter().enumerate() {
             let r = t.record;
             let is_player = r.kind == kind::PLAYER_START;
-            let what = if is_player {
-                "the player start"
-            } else {
-                "this entity"
-            };
+            let what = thing_name(r.kind, "the player start", "this entity", "this obstacle");
             let pos = Vec2::new(r.x, r.y);
-            if !is_player {
+            if r.kind == kind::PUSHABLE {
                 entities_seen += 1;
                 if entities_seen == config::MAX_BODIES {
                     out.push(warn(
@@ -888,11 +896,8 @@ impl<'a> Compiler<'a> {
                 let reach = r.radius.to_num::<f64>() + q.radius.to_num::<f64>();
                 let (dx, dy) = ((r.x - q.x).to_num::<f64>(), (r.y - q.y).to_num::<f64>());
                 if dx * dx + dy * dy < reach * reach {
-                    let other = if q.kind == kind::PLAYER_START {
-                        "the player start"
-                    } else {
-                        "another entity"
-                    };
+                    let other =
+                        thing_name(q.kind, "the player start", "another entity", "an obstacle");
                     out.push(
                         warn(t.span, format!("{what} overlaps {other}"))
                             .related("the other one", self.src.locate(u.span)),
@@ -901,6 +906,20 @@ impl<'a> Compiler<'a> {
             }
         }
         render(out)
+    }
+}
+
+/// What a message calls a thing of `kind`: one of the three names given.
+fn thing_name(
+    kind: u16,
+    player: &'static str,
+    entity: &'static str,
+    obstacle: &'static str,
+) -> &'static str {
+    match kind {
+        kind::PLAYER_START => player,
+        kind::SOLID => obstacle,
+        _ => entity,
     }
 }
 

@@ -11,6 +11,7 @@
 //! texture NAME FILE.png                # a texture from a PNG file
 //! player X Y ANGLE                     # player 1 start; ANGLE in degrees, counter-clockwise from east (+x)
 //! entity X Y RADIUS                    # a pushable round body
+//! obstacle X Y RADIUS                  # a round post that never moves and no body enters
 //! ```
 //!
 //! * One statement per line; tokens are separated by white space. A `#`
@@ -38,7 +39,9 @@
 //!   floor 137 (tan), ceiling 250 (light grey), walls 244 (mid grey).
 //! * `player`: exactly one. The angle is wrapped into `[0, 360)`. Its
 //!   radius is the engine's player radius.
-//! * `entity`: radius above 0 and at most 1024.
+//! * `entity`, `obstacle`: radius above 0 and at most 1024. An obstacle
+//!   blocks at every height, as DOOM's solid things (columns, lamps,
+//!   monsters) do; neither is drawn (text maps have no sprites).
 //! * `title`: at most once, in double quotes (`\"` and `\\` escape), at
 //!   most 128 bytes.
 //! * Textures (see [`crate::texture`]): `textures FILE.wad` makes the

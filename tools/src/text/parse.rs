@@ -140,6 +140,17 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `obstacle X Y RADIUS`.
+    Obstacle {
+        /// Position.
+        x: Fx,
+        /// Position.
+        y: Fx,
+        /// Radius.
+        radius: Fx,
+        /// The whole statement.
+        span: Span,
+    },
 }
 
 /// A syntax or value error in one line.
@@ -169,8 +180,8 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 8] = [
-    "title", "vertex", "sector", "loop", "player", "entity", "textures", "texture",
+pub const KEYWORDS: [&str; 9] = [
+    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "textures", "texture",
 ];
 
 /// The sector options.
@@ -292,21 +303,26 @@ pub fn parse_line<'a>(
                 span: stmt_span,
             }
         }
-        "entity" => {
+        "entity" | "obstacle" => {
             let x = p.coordinate("X coordinate")?;
             let y = p.coordinate("Y coordinate")?;
             let r = p.number("radius")?;
             if r.value <= Fx::ZERO || r.value > Fx::from_num(MAX_RADIUS) {
+                let what = if first.text == "entity" {
+                    "an entity"
+                } else {
+                    "an obstacle"
+                };
                 return Err(error(
                     r.span,
-                    format!("an entity's radius must be above 0 and at most {MAX_RADIUS}"),
+                    format!("{what}'s radius must be above 0 and at most {MAX_RADIUS}"),
                 ));
             }
-            Stmt::Entity {
-                x: x.value,
-                y: y.value,
-                radius: r.value,
-                span: stmt_span,
+            let (x, y, radius, span) = (x.value, y.value, r.value, stmt_span);
+            if first.text == "entity" {
+                Stmt::Entity { x, y, radius, span }
+            } else {
+                Stmt::Obstacle { x, y, radius, span }
             }
         }
         other => {
@@ -359,6 +375,7 @@ impl<'a> Parser<'_, 'a> {
             "texture" => "texture NAME FILE.png",
             "loop" => "loop SECTOR V1 V2 ... Vn V1",
             "player" => "player X Y ANGLE",
+            "obstacle" => "obstacle X Y RADIUS",
             _ => "entity X Y RADIUS",
         };
         format!("the form is `{form}`")

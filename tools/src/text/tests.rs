@@ -347,6 +347,7 @@ fn garbage_never_panics() {
         "loop",
         "player",
         "entity",
+        "obstacle",
         "floor",
         "ceiling",
         "light",
@@ -645,4 +646,41 @@ player 64 64 0
         red.pixels.iter().all(|&p| p == 200),
         "the PNG in the WAD's palette"
     );
+}
+
+#[test]
+fn an_obstacle_is_a_solid_thing_the_player_stops_at() {
+    use engine::format::kind;
+    use engine::game::{Game, Input};
+    // A post in the hall, east of the start (64, 64), on the player's line.
+    let src = rooms_with("entity 384 128 20", "obstacle 160 64 16");
+    let out = compile_source(&src, "t").unwrap();
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let level = Level::load(&out.bytes).unwrap();
+    let post = level
+        .map()
+        .things()
+        .find(|t| t.kind == kind::SOLID)
+        .expect("a solid thing");
+    assert_eq!(
+        (post.x, post.y, post.radius),
+        (Fx::from_num(160), Fx::from_num(64), Fx::from_num(16))
+    );
+    // Facing east, running: the post holds the player 32 units off.
+    let mut game = Game::new(level);
+    game.tick(Input::new(0, 0, 90));
+    for _ in 0..40 {
+        game.tick(Input::new(100, 0, 0));
+    }
+    let x = game.player().pos.x.to_num::<f64>();
+    assert!((127.9..128.01).contains(&x), "x = {x}");
+    // The messages call it an obstacle.
+    let out = compile_source(&rooms_with("entity 384 128 20", "obstacle 70 70 20"), "t").unwrap();
+    assert!(
+        out.warnings[0].contains("this obstacle overlaps the player start"),
+        "{:?}",
+        out.warnings
+    );
+    let e = error(&rooms_with("entity 384 128 20", "obstacle 100 100 0"));
+    assert!(e.message.contains("an obstacle's radius"), "{}", e.message);
 }
