@@ -255,6 +255,8 @@ fn info_and_dump_of_wad_maps() {
     assert_eq!(json["sectors"][0]["ceiling_texture"], "sky");
     let barrel = &json["things"][1];
     assert_eq!(barrel["kind"], "decoration");
+    assert_eq!(barrel["solid"], true);
+    assert_eq!(json["things"][0]["solid"], false);
     assert_eq!(barrel["type"], 2035);
     assert_eq!(json["player_start"]["angle"], 90.0);
 }

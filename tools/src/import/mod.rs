@@ -740,7 +740,13 @@ fn convert_things(
             y,
             angle: angle(t.angle),
             radius,
-            kind: kind::DECORATION,
+            // A solid type without a picture (none today) has no radius
+            // to block with.
+            kind: if things::is_solid(t.kind) && radius > Fx::ZERO {
+                kind::SOLID
+            } else {
+                kind::DECORATION
+            },
             type_id: t.kind.clamp(0, u16::MAX as i32) as u16,
             sprite,
         });

@@ -150,10 +150,7 @@ fn a_door_between_two_rooms_is_open() {
     let things: Vec<_> = level.map().things().collect();
     assert_eq!(things.len(), 2);
     assert_eq!(things[0].kind, kind::PLAYER_START);
-    assert_eq!(
-        (things[1].kind, things[1].type_id),
-        (kind::DECORATION, 2035)
-    );
+    assert_eq!((things[1].kind, things[1].type_id), (kind::SOLID, 2035));
     assert_eq!(things[1].radius, Fx::from_num(10));
     // The sky and the walls' textures: placeholders, one warning.
     assert_eq!(level.sector(SectorId(0)).ceiling_texture, SKY);

@@ -141,6 +141,24 @@ pub fn sprite(kind: i32) -> Option<(&'static str, u8)> {
         .map(|&(_, s, r)| (s, r))
 }
 
+/// The thing types DOOM makes solid (`MF_SOLID` in `mobjinfo`): every
+/// monster, and the columns, lamps, torches, trees, barrels, impaled and
+/// hanging bodies; not items, corpses, pools of blood, the candle or the
+/// hanging bodies DOOM has in a second, walk-through version (59-63).
+const SOLID: &[i32] = &[
+    // Monsters.
+    3004, 9, 65, 3001, 3002, 58, 3006, 3005, 3003, 69, 68, 71, 66, 67, 64, 16, 7, 84, 72, 88,
+    // Obstacles and lights.
+    2035, 70, 43, 47, 54, 2028, 85, 86, 35, 44, 45, 46, 55, 56, 57, 48, 30, 31, 32, 33, 36, 37, 41,
+    42, // Hanging and impaled bodies.
+    49, 50, 51, 52, 53, 73, 74, 75, 76, 77, 78, 25, 26, 27, 28, 29,
+];
+
+/// Whether DOOM's thing type `kind` blocks the player (see [`SOLID`]).
+pub fn is_solid(kind: i32) -> bool {
+    SOLID.contains(&kind)
+}
+
 /// Player starts (1-4) and deathmatch starts (11): never entities.
 pub fn is_start(kind: i32) -> bool {
     matches!(kind, 1..=4 | 11)
@@ -160,5 +178,12 @@ mod tests {
         assert_eq!(sprite(2035), Some(("BAR1A0", 10)));
         assert_eq!(sprite(14), None);
         assert!(is_start(1) && is_start(11) && !is_start(5));
+        // Every solid type has a picture and a radius; none is listed twice.
+        for (i, k) in SOLID.iter().enumerate() {
+            assert!(sprite(*k).is_some(), "{k}");
+            assert!(!SOLID[..i].contains(k), "{k} twice");
+        }
+        assert!(is_solid(2035) && is_solid(3004) && is_solid(49));
+        assert!(!is_solid(34) && !is_solid(59) && !is_solid(2011) && !is_solid(10));
     }
 }
