@@ -12,7 +12,7 @@
 
 use std::time::Instant;
 
-use engine::math::{set_division, Division};
+use engine::math::Division;
 use engine::render::{render, Camera, Frame, Scene};
 use engine::world::Level;
 
@@ -23,7 +23,7 @@ const ROUNDS: usize = 3;
 /// What [`choose`] measured and chose.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Choice {
-    /// The way kept (and set, [`engine::math::set_division`]).
+    /// The way kept (for each render's [`Scene::divided_by`]).
     pub division: Division,
     /// The integer way's fastest round, in microseconds a frame (0 if
     /// not measured).
@@ -54,22 +54,20 @@ pub fn name(division: Division) -> &'static str {
     }
 }
 
-/// Times `render_frame(i)` for `frames` frames (`i` counting up from 0)
-/// each way, [`ROUNDS`] alternating rounds, keeps the way whose fastest
-/// round was faster (integer divisions on a tie) and sets it
-/// ([`engine::math::set_division`]). With `frames` 0, or where the
-/// engine cannot guess in doubles, measures nothing and keeps integer
-/// divisions.
-pub fn choose(frames: usize, mut render_frame: impl FnMut(usize)) -> Choice {
+/// Times `render_frame(i, way)` for `frames` frames (`i` counting up
+/// from 0) each way, [`ROUNDS`] alternating rounds, and keeps the way
+/// whose fastest round was faster (integer divisions on a tie). With
+/// `frames` 0, or where the engine cannot guess in doubles, measures
+/// nothing and keeps integer divisions.
+pub fn choose(frames: usize, mut render_frame: impl FnMut(usize, Division)) -> Choice {
     let mut best = [f64::INFINITY; 2];
     let ways = [Division::Integer, Division::GuessedInDoubles];
     if frames > 0 && engine::math::can_guess_in_doubles() {
         for _ in 0..ROUNDS {
             for (way, best) in ways.iter().zip(best.iter_mut()) {
-                set_division(*way);
                 let start = Instant::now();
                 for i in 0..frames {
-                    render_frame(i);
+                    render_frame(i, *way);
                 }
                 let us = start.elapsed().as_secs_f64() * 1e6 / frames as f64;
                 *best = best.min(us);
@@ -81,7 +79,6 @@ pub fn choose(frames: usize, mut render_frame: impl FnMut(usize)) -> Choice {
     } else {
         Division::Integer
     };
-    set_division(division);
     Choice {
         division,
         integer_us: if best[0].is_finite() { best[0] } else { 0.0 },
@@ -102,29 +99,31 @@ pub fn choose_on(level: &Level<'_>, width: usize, height: usize) -> Choice {
     let mut pixels = vec![0u32; stride * height];
     let frame = Frame::new(&mut pixels, width, height, stride);
     match frame {
-        Some(mut frame) => choose_over(&cameras, |camera| {
+        Some(mut frame) => choose_over(&cameras, |camera, division| {
             render(
-                &Scene::new(level, *camera).with_sprites(&sprites),
+                &Scene::new(level, *camera)
+                    .with_sprites(&sprites)
+                    .divided_by(division),
                 &shades,
                 &mut frame,
             );
         }),
-        None => choose(0, |_| {}),
+        None => choose(0, |_, _| {}),
     }
 }
 
 /// [`choose`] with [`FRAMES_ON_A_LEVEL`] frames a round, `draw`ing views
 /// spread evenly over `cameras` (none, and integer divisions, if there
 /// are none).
-pub fn choose_over(cameras: &[Camera], mut draw: impl FnMut(&Camera)) -> Choice {
+pub fn choose_over(cameras: &[Camera], mut draw: impl FnMut(&Camera, Division)) -> Choice {
     let frames = if cameras.is_empty() {
         0
     } else {
         FRAMES_ON_A_LEVEL
     };
-    choose(frames, |i| {
+    choose(frames, |i, division| {
         if let Some(camera) = cameras.get(i * cameras.len() / FRAMES_ON_A_LEVEL) {
-            draw(camera);
+            draw(camera, division);
         }
     })
 }
@@ -137,9 +136,9 @@ const FRAMES_ON_A_LEVEL: usize = 64;
 mod tests {
     use super::*;
 
-    /// The faster way is kept and set; with nothing to measure, integer
+    /// The faster way is kept; with nothing to measure, integer
     /// divisions. (The frames here are a busy loop whose length depends
-    /// on the way set: the way that spins less must win.)
+    /// on the way given: the way that spins less must win.)
     #[test]
     fn the_faster_way_is_kept() {
         let spin = |n: u64| {
@@ -148,8 +147,8 @@ mod tests {
                 x = std::hint::black_box(x.wrapping_add(i));
             }
         };
-        let doubles_slow = choose(4, |_| {
-            spin(if engine::math::division() == Division::Integer {
+        let doubles_slow = choose(4, |_, way| {
+            spin(if way == Division::Integer {
                 2_000
             } else {
                 200_000
@@ -158,19 +157,17 @@ mod tests {
         assert_eq!(doubles_slow.division, Division::Integer, "{doubles_slow:?}");
         assert!(doubles_slow.integer_us < doubles_slow.doubles_us);
         if engine::math::can_guess_in_doubles() {
-            let integer_slow = choose(4, |_| {
-                spin(if engine::math::division() == Division::Integer {
+            let integer_slow = choose(4, |_, way| {
+                spin(if way == Division::Integer {
                     200_000
                 } else {
                     2_000
                 })
             });
             assert_eq!(integer_slow.division, Division::GuessedInDoubles);
-            assert_eq!(engine::math::division(), Division::GuessedInDoubles);
         }
-        let none = choose(0, |_| unreachable!());
+        let none = choose(0, |_, _| unreachable!());
         assert_eq!(none.division, Division::Integer);
-        assert_eq!(engine::math::division(), Division::Integer);
         assert!(none.line().starts_with("integer (timed: 0.0 µs a frame"));
     }
 }

@@ -149,14 +149,14 @@ fn run(args: &Args) -> Result<(), String> {
     };
     // How the renderer divides: as asked, or in a window, the faster way
     // on this machine (a few frames each way, before the window opens).
-    match args.division {
-        Some(d) => engine::math::set_division(d),
+    let division = match args.division {
+        Some(d) => d,
         None if !args.headless => {
-            desktop::division::choose_on(&level, args.width, args.height);
+            desktop::division::choose_on(&level, args.width, args.height).division
         }
-        None => {}
-    }
-    let session = Session::new(Game::new(level), setup);
+        None => engine::math::Division::Integer,
+    };
+    let session = Session::new(Game::new(level), setup).divided_by(division);
 
     if args.headless {
         let report = headless::run_session(args, session, ticks).map_err(error)?;

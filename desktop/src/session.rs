@@ -17,6 +17,7 @@
 use std::time::{Duration, Instant};
 
 use engine::game::{Game, Input, PlayerState};
+use engine::math::Division;
 use engine::render::{render, Camera, Frame, RenderStats, Scene, Shades};
 use engine::world::SectorId;
 
@@ -91,6 +92,8 @@ pub struct Session<'a> {
     pub automap: Automap,
     trace: Option<Trace>,
     record: Option<Recorder>,
+    /// How its frames divide ([`Scene::divided_by`]).
+    division: Division,
     steps: u64,
     quit: bool,
     notices: Vec<Notice>,
@@ -113,10 +116,17 @@ impl<'a> Session<'a> {
             automap: Automap::default(),
             trace: setup.trace,
             record: setup.record,
+            division: Division::Integer,
             steps: 0,
             quit: false,
             notices: Vec::new(),
         }
+    }
+
+    /// The same session, its frames divided `division`'s way (see
+    /// [`crate::division`]).
+    pub fn divided_by(self, division: Division) -> Session<'a> {
+        Session { division, ..self }
     }
 
     /// The game.
@@ -274,7 +284,9 @@ impl<'a> Session<'a> {
                 .ok_or_else(|| format!("cannot render at {width}x{height}"))?;
             let start = Instant::now();
             let stats = render(
-                &Scene::of_game(&self.game).seen_from(camera),
+                &Scene::of_game(&self.game)
+                    .seen_from(camera)
+                    .divided_by(self.division),
                 shades,
                 &mut frame,
             );

@@ -291,16 +291,13 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     } else {
         Vec::new()
     };
-    let draw = |camera: &Camera, frame: &mut Frame<'_, u32>| {
-        if opts.spin {
-            render(
-                &Scene::new(game.level(), *camera).with_sprites(&spin_sprites),
-                &shades,
-                frame,
-            )
+    let draw = |camera: &Camera, division: Division, frame: &mut Frame<'_, u32>| {
+        let scene = if opts.spin {
+            Scene::new(game.level(), *camera).with_sprites(&spin_sprites)
         } else {
-            render(&Scene::of_game(&game).seen_from(*camera), &shades, frame)
-        }
+            Scene::of_game(&game).seen_from(*camera)
+        };
+        render(&scene.divided_by(division), &shades, frame)
     };
     let which = if opts.spin {
         "the player start turning in place".to_string()
@@ -339,20 +336,21 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
 
     // Warm-up, untimed: every viewpoint once (caches, page faults).
     for camera in &views.cameras {
-        draw(camera, &mut frame);
+        draw(camera, Division::Integer, &mut frame);
     }
     // Then the way of dividing: as asked, or the faster on these views.
-    match opts.division {
-        Some(d) => engine::math::set_division(d),
+    let division = match opts.division {
+        Some(d) => d,
         None => {
-            let choice = crate::division::choose_over(&views.cameras, |camera| {
-                draw(camera, &mut frame);
+            let choice = crate::division::choose_over(&views.cameras, |camera, division| {
+                draw(camera, division, &mut frame);
             });
             // On stderr: stdout's lines are the interface, and the
             // per-frame line depends only on the frames drawn.
             eprintln!("timedemo: divisions: {}", choice.line());
+            choice.division
         }
-    }
+    };
     let n = opts.frames.max(1) as f64;
     let mut per_run = Vec::with_capacity(opts.runs as usize);
     let mut cpu_per_run = Some(Vec::with_capacity(opts.runs as usize));
@@ -362,7 +360,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
         let cpu_start = thread_cpu_ns();
         let start = Instant::now();
         for (_, camera) in (0..opts.frames).zip(views.cameras.iter().cycle()) {
-            let s = draw(camera, &mut frame);
+            let s = draw(camera, division, &mut frame);
             add(&mut run_stats, &s);
         }
         let took = start.elapsed();

@@ -82,8 +82,9 @@
 //!    the camera or the input.
 //! 3. **Deterministic.** `tick` is a pure function of the state and the
 //!    input: same inputs, same state, bit for bit, on desktop and console.
-//!    The engine's one process-wide setting, how [`math`] divides
-//!    ([`math::set_division`]), changes the speed and never a result.
+//!    The engine keeps no process-wide state: how the renderer divides
+//!    ([`render::Scene::divided_by`]) is passed in with each frame, and
+//!    changes the speed, never a pixel.
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]

@@ -174,10 +174,11 @@ pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
     v.max(lo).min(hi)
 }
 
-/// How [`div_floor`] divides. The quotient is the same either way, bit for
-/// bit; only the time differs, and which way is faster depends on the
-/// processor, so the frontend chooses ([`set_division`]) and the engine's
-/// results never depend on the choice.
+/// How the renderer divides ([`div_floor_by`]). The quotient is the same
+/// either way, bit for bit; only the time differs, and which way is faster
+/// depends on the processor, so the frontend chooses (a render's
+/// [`crate::render::Scene::division`]) and no result depends on the
+/// choice.
 ///
 /// Why a choice: a 64-bit integer division is the slowest instruction the
 /// renderer runs, once per wall column and more. Where it is slow and
@@ -186,11 +187,12 @@ pub(crate) fn within(v: i64, lo: i64, hi: i64) -> i64 {
 /// where the integer divider is fast (AMD Zen 5), the guess is slower.
 /// Neither is right everywhere (the figures are in
 /// `docs/performance-log.md`, *How the renderer divides*).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub enum Division {
     /// The integer division (an instruction, or the N64's library call):
     /// the default, and what every machine without a hardware double
     /// divider the engine knows of (anything but x86-64) always does.
+    #[default]
     Integer,
     /// Guessed in doubles and settled in integers (x86-64 with SSE2; on
     /// other machines the same as [`Division::Integer`]). The guess is
@@ -204,57 +206,21 @@ pub enum Division {
     GuessedInDoubles,
 }
 
-/// Whether [`div_floor`] guesses in doubles ([`set_division`]): one flag
-/// for the process, read with a relaxed load (one compare with memory
-/// and a branch that always goes the same way). Only a speed setting: no
-/// result depends on it.
-#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-static GUESS_IN_DOUBLES: core::sync::atomic::AtomicBool =
-    core::sync::atomic::AtomicBool::new(false);
-
-/// Chooses how [`div_floor`] and [`div_toward_zero`] divide from now on,
-/// in every thread (the desktop measures both at start-up and keeps the
-/// faster). Changes no result, so it may be called at any time.
-pub fn set_division(division: Division) {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    GUESS_IN_DOUBLES.store(
-        division == Division::GuessedInDoubles,
-        core::sync::atomic::Ordering::Relaxed,
-    );
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    let _ = division;
-}
-
 /// Whether this machine can guess in doubles ([`Division::GuessedInDoubles`]
 /// is otherwise the same as [`Division::Integer`]): x86-64 with SSE2.
 pub const fn can_guess_in_doubles() -> bool {
     cfg!(all(target_arch = "x86_64", target_feature = "sse2"))
 }
 
-/// How [`div_floor`] divides now ([`set_division`]; always
-/// [`Division::Integer`] on machines that cannot guess).
-pub fn division() -> Division {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if GUESS_IN_DOUBLES.load(core::sync::atomic::Ordering::Relaxed) {
-        return Division::GuessedInDoubles;
-    }
-    Division::Integer
-}
-
-/// `n / d` rounded down (`d` at least 1; 0 is taken as 1): exactly the
-/// integer division's quotient, on every machine, by the way
-/// [`set_division`] chose.
+/// `n / d` rounded down (`d` at least 1; 0 is taken as 1) by the integer
+/// division.
 #[inline]
 pub fn div_floor(n: u64, d: u64) -> u64 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    if GUESS_IN_DOUBLES.load(core::sync::atomic::Ordering::Relaxed) {
-        return div_floor_by(Division::GuessedInDoubles, n, d);
-    }
     div_floor_by(Division::Integer, n, d)
 }
 
-/// [`div_floor`] by the way `division` says, whatever [`set_division`]
-/// chose (to measure the two ways against each other).
+/// `n / d` rounded down (`d` at least 1; 0 is taken as 1) by the way
+/// `division` says: exactly the integer division's quotient either way.
 #[inline]
 pub fn div_floor_by(division: Division, n: u64, d: u64) -> u64 {
     let d = d.max(1);
@@ -288,11 +254,17 @@ pub fn div_floor_by(division: Division, n: u64, d: u64) -> u64 {
 }
 
 /// `n / d` rounded towards zero, as `/` rounds (`d` 0 is taken as 1;
-/// `i64::MIN / -1` wraps, to `i64::MIN`): by [`div_floor`] on the
-/// magnitudes.
+/// `i64::MIN / -1` wraps, to `i64::MIN`), by the integer division.
 #[inline]
 pub fn div_toward_zero(n: i64, d: i64) -> i64 {
-    let q = div_floor(n.unsigned_abs(), d.unsigned_abs());
+    div_toward_zero_by(Division::Integer, n, d)
+}
+
+/// [`div_toward_zero`] by the way `division` says: by [`div_floor_by`] on
+/// the magnitudes.
+#[inline]
+pub fn div_toward_zero_by(division: Division, n: i64, d: i64) -> i64 {
+    let q = div_floor_by(division, n.unsigned_abs(), d.unsigned_abs());
     if (n < 0) != (d < 0) {
         (q as i64).wrapping_neg()
     } else {
@@ -449,8 +421,6 @@ mod tests {
     /// of every bit length: always the integer division's quotient.
     #[test]
     fn div_floor_is_the_integer_quotient() {
-        // Both ways, whatever the process chose (set_division is not
-        // touched here: tests run in parallel).
         let check = |n: u64, d: u64| {
             for way in [Division::Integer, Division::GuessedInDoubles] {
                 assert_eq!(div_floor_by(way, n, d), n / d.max(1), "{n} / {d} {way:?}");

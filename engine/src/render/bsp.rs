@@ -70,7 +70,7 @@ use super::{cache::SectorRef, portal::TexSpan};
 use super::{draw_background, draw_sky, Pixel, RenderStats, Shades};
 use crate::config::{MAX_BSP_DEPTH, MAX_PORTALS_PER_COLUMN, MAX_SCREEN_WIDTH};
 use crate::format::{BspBox, BspNodeRecord, BspView, SUBSECTOR_CHILD};
-use crate::math::{div_floor, div_toward_zero, within};
+use crate::math::{div_floor_by, div_toward_zero_by, within, Division};
 use crate::world::{Level, WallId};
 
 mod overlays;
@@ -386,6 +386,11 @@ struct TableRays<'t, 'a> {
 }
 
 impl Rays for TableRays<'_, '_> {
+    #[inline]
+    fn division(&self) -> crate::math::Division {
+        self.view.division
+    }
+
     fn columns(&self) -> usize {
         self.view.columns()
     }
@@ -512,40 +517,6 @@ impl WalkState<'_> {
     }
 }
 
-test_switch! {
-    /// A switch for tests: every sprite arrives before the first seg (see
-    /// [`Walker::arrive`]), to check that arriving late changes no pixel.
-    eager
-}
-
-test_switch! {
-    /// A switch for tests: no middle texture closes a column (see
-    /// [`middle_closes`]), to check that closing changes (almost) no
-    /// pixel.
-    open_middles
-}
-
-/// The window columns the last BSP walk on this thread kept for
-/// sprites, for tests (see [`eager`]).
-#[cfg(test)]
-pub(crate) mod kept_windows {
-    extern crate std;
-
-    std::thread_local! {
-        static KEPT: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
-    }
-
-    /// How many the last walk kept.
-    pub(crate) fn get() -> usize {
-        KEPT.with(|k| k.get())
-    }
-
-    /// Sets [`get`].
-    pub(crate) fn set(n: usize) {
-        KEPT.with(|k| k.set(n));
-    }
-}
-
 /// `n` windows `fill` added at the end of `pool`, and where they start;
 /// `None` (nothing added) if they do not fit.
 fn reserve<const N: usize>(pool: &mut HVec<Window, N>, n: usize, fill: Window) -> Option<u16> {
@@ -577,10 +548,6 @@ pub(crate) struct Recorder<'r, 'a, P, const HOLD: bool> {
     pub(crate) sky: &'r mut [SkyColumn],
     /// The column being drawn.
     pub(crate) x: usize,
-    /// Whether each column's depth and texture column are worked out
-    /// exactly rather than stepped across the seg (a test compares the
-    /// two).
-    pub(crate) exact_segs: bool,
 }
 
 impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
@@ -730,7 +697,7 @@ pub(crate) fn walk<'a, P: Pixel, const HOLD: bool>(
         stats,
         width,
     };
-    if eager::always() {
+    if w.view.routes.eager_sprites {
         for k in 0..visible.len() {
             w.arrive(k);
         }
@@ -782,8 +749,7 @@ pub(crate) fn walk<'a, P: Pixel, const HOLD: bool>(
             w.arrive(k);
         }
     }
-    #[cfg(test)]
-    kept_windows::set(w.scratch.windows.len());
+    w.stats.sprite_windows = w.scratch.windows.len() as u32;
     // What no wall closed shows the background, as where the column
     // walk's ray leaves the map.
     for x in 0..width {
@@ -1050,8 +1016,8 @@ impl<'a> Walker<'_, '_, 'a> {
             && !prep.lower_shows
             && prep.middle.texture == crate::format::NONE;
         let across = match hits {
-            Some(h) if !rec.exact_segs && !passes => {
-                DepthStep::new(&ends, front, prep.length, h, columns)
+            Some(h) if !rec.view.routes.exact_segs && !passes => {
+                DepthStep::new(&ends, front, prep.length, h, columns, view.division)
             }
             _ => None,
         };
@@ -1059,6 +1025,8 @@ impl<'a> Walker<'_, '_, 'a> {
         let planes = [false, true].map(|ceiling| rec.planes.known(here_ref, ceiling));
         let visplanes = planes.map(|p| rec.visplanes.visplane_of(p));
         let mut draw = SegDraw::new(level, cache, &prep, here_ref, planes, visplanes);
+        // (A test opens every middle, to check that closing changes no pixel.)
+        draw.middle_closes &= !self.view.routes.open_middles;
         let span = SegSpan {
             id,
             columns: (x, x1),
@@ -1083,18 +1051,18 @@ impl<'a> Walker<'_, '_, 'a> {
                     Some(_) => self.columns::<_, _, TwoSided, HOLD>(&span, &mut draw, rec, hit_at),
                 }
             }
-            (None, Some(st)) if passes && !rec.exact_segs => {
+            (None, Some(st)) if passes && !rec.view.routes.exact_segs => {
                 let hit_at = |x| Some((Unseen, st.rows(x)));
                 self.columns::<_, _, Portal, HOLD>(&span, &mut draw, rec, hit_at)
             }
             _ => self.columns::<_, _, EitherSide, HOLD>(&span, &mut draw, rec, |x| {
                 let (dx, dy) = sight.ray(x);
                 let hit = exit_depth(dx, dy, &ends, front, !front, || cross)?;
-                let depth = hit.depth.bits();
+                let depth = hit.depth.bits(self.view.division);
                 let rows = match &stepped {
                     Some(st) => st.rows(x),
                     None => {
-                        let inv = Inverse::of(depth);
+                        let inv = Inverse::of(depth, self.view.division);
                         prep.continued(prep.heights().map(|dh| view.project_inv(dh, inv)))
                     }
                 };
@@ -1240,7 +1208,7 @@ impl<'a> Walker<'_, '_, 'a> {
 /// lower ceiling and the higher floor ([`Closing`]).
 fn middle_closes(level: &Level<'_>, prep: &Prepared) -> bool {
     let middle = prep.middle;
-    if middle.texture == crate::format::NONE || open_middles::always() {
+    if middle.texture == crate::format::NONE {
         return false;
     }
     let Some(texture) = level.map().texture(middle.texture) else {

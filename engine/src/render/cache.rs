@@ -24,6 +24,7 @@
 //! textures per frame. A sector that does not fit is decoded again at
 //! each use, a texture looked up again: the same pixels, later.
 
+use crate::math::{div_toward_zero_by, Division};
 use heapless::Vec as HVec;
 
 use super::portal::{Surface, View};
@@ -181,7 +182,7 @@ impl<'a> SectorCache<'a> {
         h: usize,
     ) -> SectorRef {
         let sector = level.sector(id);
-        if self.sectors.is_full() || slow::always() {
+        if self.sectors.is_full() || view.routes.slow_sectors {
             return SectorRef::Direct(sector);
         }
         let floor = self.surf(level, view, sector.floor_texture, sector.floor_color);
@@ -257,12 +258,6 @@ impl<'a> SectorCache<'a> {
             Surf::Unknown => resolve(level, view, s.floor_texture, s.floor_color),
         }
     }
-}
-
-test_switch! {
-    /// A switch for tests: every sector walked the slow way, as when the
-    /// tables are full, to check that the tables change no pixel.
-    slow
 }
 
 /// Which columns' rays a point lies on either side of: the columns whose
@@ -391,9 +386,18 @@ pub(crate) trait Rays {
     /// About the first column right of the point `(x, y)` (any column
     /// will do: it only starts the search).
     fn guess(&self, x: i64, y: i64) -> usize;
+    /// How the renderer divides ([`View::division`]).
+    fn division(&self) -> Division {
+        Division::Integer
+    }
 }
 
 impl Rays for View<'_> {
+    #[inline]
+    fn division(&self) -> Division {
+        self.division
+    }
+
     fn columns(&self) -> usize {
         self.width.clamp(1, MAX_SCREEN_WIDTH as i64) as usize
     }
@@ -418,7 +422,8 @@ impl Rays for View<'_> {
             return 0;
         }
         let w = self.width;
-        let k = crate::math::div_toward_zero(side.saturating_mul(w), depth).clamp(-2 * w, 2 * w);
+        let k =
+            div_toward_zero_by(self.division, side.saturating_mul(w), depth).clamp(-2 * w, 2 * w);
         ((k + w) / 2).clamp(0, w) as usize
     }
 }

@@ -45,44 +45,6 @@
 //! sector decoded again, a floor run drawn on the spot); what the frame
 //! cannot hold at all is dropped and counted in [`RenderStats`].
 
-/// A switch for tests, `mod $name` with `always()`: `false` outside
-/// tests, at no cost; in tests, set per thread with `set(on)`, so that a
-/// test can render the same view both ways (the others, on other
-/// threads, see it off).
-macro_rules! test_switch {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[cfg(not(test))]
-        mod $name {
-            /// Never, outside tests.
-            #[inline(always)]
-            pub(super) fn always() -> bool {
-                false
-            }
-        }
-
-        $(#[$doc])*
-        #[cfg(test)]
-        pub(crate) mod $name {
-            extern crate std;
-
-            std::thread_local! {
-                static ALWAYS: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
-            }
-
-            /// Whether the switch is on for this thread.
-            pub(crate) fn always() -> bool {
-                ALWAYS.with(|a| a.get())
-            }
-
-            /// Sets [`always`] for this thread.
-            pub(crate) fn set(on: bool) {
-                ALWAYS.with(|a| a.set(on));
-            }
-        }
-    };
-}
-
 mod bsp;
 mod cache;
 mod draw;
@@ -105,6 +67,7 @@ use heapless::Vec as HVec;
 use crate::config::MAX_SCREEN_HEIGHT;
 use crate::format::TextureView;
 use crate::game::Game;
+use crate::math::Division;
 pub use crate::world::Camera;
 use crate::world::Level;
 use cache::SectorCache;
@@ -134,6 +97,33 @@ pub struct RenderStats {
     /// (a gap in a sector's walls, or a camera outside the map), and the
     /// rest of the column shows the background.
     pub columns_leaked: u32,
+    /// Window columns kept for sprites: copied from the columns as they
+    /// were when each sprite arrived (the first seg across it that did not
+    /// hide it), for clipping it after the walk.
+    pub sprite_windows: u32,
+}
+
+/// Other routes to the same picture, each off in a game: a test turns
+/// one on and checks that the picture is what the usual route draws.
+/// Not for games, so hidden from the docs; public so that the
+/// integration tests can take them as the engine's own tests do.
+#[doc(hidden)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Routes {
+    /// Every sprite arrives before the first seg, not at the first seg
+    /// that does not hide it.
+    pub eager_sprites: bool,
+    /// No middle texture closes a column.
+    pub open_middles: bool,
+    /// Every sector decoded the slow way, as when the frame's tables are
+    /// full.
+    pub slow_sectors: bool,
+    /// No plane continues behind a portal: every portal marks the planes
+    /// in front of it.
+    pub marked_planes: bool,
+    /// Each seg's depth and texture column worked out exactly in every
+    /// column, not stepped across the seg.
+    pub exact_segs: bool,
 }
 
 /// What a frame shows: a level seen from a camera, and the sprites in it.
@@ -154,6 +144,13 @@ pub struct Scene<'s, 'a> {
     pub camera: Camera,
     /// What is drawn as sprites.
     pub sprites: Sprites<'s, 'a>,
+    /// How the renderer divides: a matter of speed alone, the same
+    /// pixels either way ([`crate::math::Division`]; integer divisions
+    /// unless set with [`Scene::divided_by`]).
+    pub division: Division,
+    /// The route to the picture: the usual one but in tests.
+    #[doc(hidden)]
+    pub routes: Routes,
 }
 
 /// Where a [`Scene`]'s sprites come from.
@@ -176,6 +173,8 @@ impl<'s, 'a> Scene<'s, 'a> {
             level,
             camera,
             sprites: Sprites::OfMap,
+            division: Division::Integer,
+            routes: Routes::default(),
         }
     }
 
@@ -186,12 +185,26 @@ impl<'s, 'a> Scene<'s, 'a> {
             level: game.level(),
             camera: game.camera(),
             sprites: Sprites::OfGame(game),
+            division: Division::Integer,
+            routes: Routes::default(),
         }
     }
 
     /// The same scene from `camera` (a free inspection camera, say).
     pub fn seen_from(self, camera: Camera) -> Self {
         Scene { camera, ..self }
+    }
+
+    /// The same scene drawn with divisions done `division`'s way (the
+    /// faster on this machine: see [`crate::math::Division`]).
+    pub fn divided_by(self, division: Division) -> Self {
+        Scene { division, ..self }
+    }
+
+    /// The same scene drawn by `routes` (tests only).
+    #[doc(hidden)]
+    pub fn by_routes(self, routes: Routes) -> Self {
+        Scene { routes, ..self }
     }
 
     /// The same scene with `sprites` as its only sprites.
@@ -248,31 +261,24 @@ pub fn render<P: Pixel>(
     shades: &Shades<P>,
     frame: &mut Frame<'_, P>,
 ) -> RenderStats {
-    render_sources(scene.level, &scene.camera, shades, scene.sources(), frame)
+    let sources = scene.sources();
+    let how = (scene.division, scene.routes);
+    render_sources(scene.level, &scene.camera, shades, sources, frame, how)
 }
 
+/// [`render`] of the sprites `sources`, divided and routed as `how` says.
 fn render_sources<'a, P: Pixel>(
     level: &Level<'a>,
     camera: &Camera,
     shades: &Shades<P>,
     sources: impl Iterator<Item = Source>,
     frame: &mut Frame<'_, P>,
-) -> RenderStats {
-    render_sources_with(level, camera, shades, sources, frame, false)
-}
-
-/// [`render_sources`], the segs drawn exactly in every column if
-/// `exact_segs` (see [`bsp::Recorder::exact_segs`]).
-fn render_sources_with<'a, P: Pixel>(
-    level: &Level<'a>,
-    camera: &Camera,
-    shades: &Shades<P>,
-    sources: impl Iterator<Item = Source>,
-    frame: &mut Frame<'_, P>,
-    exact_segs: bool,
+    (division, routes): (Division, Routes),
 ) -> RenderStats {
     let (width, height, stride) = (frame.width(), frame.height(), frame.stride());
-    let view = View::new(level, camera, width, height);
+    let view = View::new(level, camera, width, height)
+        .divided_by(division)
+        .by_routes(routes);
     let view = if frame.has_wide_pixels() {
         view.with_wide_pixels()
     } else {
@@ -309,7 +315,6 @@ fn render_sources_with<'a, P: Pixel>(
         recip: &recip,
         planes: &mut planes,
         shades,
-        exact_segs,
     };
     bsp_frame(&mut painter, &level.map().bsp(), &mut visible, &mut stats);
     stats
@@ -441,7 +446,6 @@ fn record_walk<'a, P: Pixel, const HOLD: bool>(
         visplanes: visplanes.reborrow(),
         sky,
         x: 0,
-        exact_segs: painter.exact_segs,
     };
     bsp::walk(
         level, view, bsp_view, cache, &mut rec, state, visible, stats,
@@ -520,8 +524,6 @@ struct Painter<'p, 'v, 'a, P> {
     /// Floors and ceilings, kept over the frame.
     planes: &'v mut planes::Planes<'a>,
     shades: &'v Shades<P>,
-    /// See [`bsp::Recorder::exact_segs`].
-    exact_segs: bool,
 }
 
 impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {

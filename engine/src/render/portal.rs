@@ -54,6 +54,7 @@ use super::draw::WallTexels;
 use super::{light, Camera};
 use crate::format::{wall_flag, TextureView, NONE, SKY};
 use crate::math::Fx;
+use crate::math::{div_floor_by, Division};
 use crate::world::{Level, Sector, SectorId, Wall};
 
 /// The smallest depth projection divides by: 1/64 map unit, in 16.16 bits.
@@ -100,6 +101,11 @@ pub(crate) struct View<'a> {
     pub(crate) sky: Option<WallTexels<'a>>,
     /// The first and the last column's rays (see [`View::ray`]).
     pub(crate) edge_rays: ((i64, i64), (i64, i64)),
+    /// The route to the picture ([`super::Routes`]: the usual one but in
+    /// tests).
+    pub(crate) routes: super::Routes,
+    /// How the renderer divides ([`super::Scene::division`]).
+    pub(crate) division: Division,
 }
 
 impl<'a> View<'a> {
@@ -134,6 +140,8 @@ impl<'a> View<'a> {
             sector,
             sky: map.sky().and_then(|t| map.texture(t)).map(WallTexels::of),
             edge_rays: ((0, 0), (0, 0)),
+            routes: super::Routes::default(),
+            division: Division::Integer,
         }
         .with_edge_rays()
     }
@@ -153,6 +161,16 @@ impl<'a> View<'a> {
         self.per_row_magic = (1u128 << 64).div_ceil(focal_width as u128);
         self.sky_step = (320 << 16) / focal_width;
         self
+    }
+
+    /// The same view, drawn by `routes`.
+    pub(crate) fn by_routes(self, routes: super::Routes) -> Self {
+        View { routes, ..self }
+    }
+
+    /// The same view, divided by `division`.
+    pub(crate) fn divided_by(self, division: Division) -> Self {
+        View { division, ..self }
     }
 
     /// Whether the camera is in a sector at all.
@@ -323,17 +341,17 @@ impl Inverse {
     /// The inverse of `depth` (16.16 bits; clamped to at least
     /// [`MIN_DEPTH`]).
     #[inline]
-    pub(crate) fn of(depth: i64) -> Inverse {
-        Inverse::new(depth.max(MIN_DEPTH) as u64)
+    pub(crate) fn of(depth: i64, division: Division) -> Inverse {
+        Inverse::new(depth.max(MIN_DEPTH) as u64, division)
     }
 
     /// The inverse of `divisor` (at least 1).
     #[inline]
-    fn new(divisor: u64) -> Inverse {
+    pub(crate) fn new(divisor: u64, division: Division) -> Inverse {
         let divisor = divisor.max(1);
         Inverse {
             divisor,
-            recip: crate::math::div_floor(u64::MAX, divisor),
+            recip: div_floor_by(division, u64::MAX, divisor),
         }
     }
 
@@ -495,7 +513,7 @@ pub(crate) struct Depth {
 
 impl Depth {
     /// 16.16 bits (rounded down), clamped to `[MIN_DEPTH, MAX_DEPTH]`.
-    pub(crate) fn bits(self) -> i64 {
+    pub(crate) fn bits(self, division: Division) -> i64 {
         let den = self.den.max(1);
         // The usual cases are hits in front (numerator at least 0).
         if let Ok(num) = u64::try_from(self.num) {
@@ -503,14 +521,14 @@ impl Depth {
             // Nearer walls (numerator below 2^47): one division of the
             // numerator shifted by 16.
             if num < 1 << 47 {
-                return (crate::math::div_floor(num << 16, d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
+                return (div_floor_by(division, num << 16, d) as i64).clamp(MIN_DEPTH, MAX_DEPTH);
             }
             // Numerator below 2^63, denominator below 2^47: integer part
             // and 16 bits of fraction by one reciprocal of the denominator
             // (one division instead of two); the remainder shifted by 16
             // stays below 2^63.
             if d < 1 << 47 && num < 1 << 63 {
-                let inv = Inverse::new(d);
+                let inv = Inverse::new(d, division);
                 let q = inv.divide(num);
                 if q >= (MAX_DEPTH >> 16) as u64 {
                     return MAX_DEPTH;
@@ -882,20 +900,14 @@ pub(crate) fn prepare<'a>(
                 part(side.middle, bits(here.ceiling.min(there.ceiling)), false)
             };
             if p.middle.texture == NONE {
-                p.floor_continues = plane_continues(&here, &there, false);
-                p.ceiling_continues = plane_continues(&here, &there, true);
+                // (Left to the sector behind unless a test marks them.)
+                let marked = view.routes.marked_planes;
+                p.floor_continues = !marked && plane_continues(&here, &there, false);
+                p.ceiling_continues = !marked && plane_continues(&here, &there, true);
             }
         }
     }
     p
-}
-
-test_switch! {
-    /// A switch for tests: no plane continues behind a portal (see
-    /// [`plane_continues`]): every portal marks the planes in front of it,
-    /// to check that leaving them to the sector behind changes no wall or
-    /// plane pixel.
-    marked_planes
 }
 
 /// Whether the floor (`ceiling`: the ceiling) of sector `there`, behind
@@ -905,9 +917,6 @@ test_switch! {
 /// opening between the two is not shut (DOOM's closed door, whose
 /// planes are always marked).
 pub(crate) fn plane_continues(here: &Sector, there: &Sector, ceiling: bool) -> bool {
-    if marked_planes::always() {
-        return false;
-    }
     let open = there.ceiling > here.floor && there.floor < here.ceiling;
     let same = if ceiling {
         there.ceiling == here.ceiling

@@ -221,7 +221,10 @@ pub(crate) fn project<'a>(
         }
         // Screen x of a sideways offset: w/2 + offset * focal / depth, in
         // 16.16 (|offset| < 2^34, so the product stays below 2^60).
-        let screen = |o: i64| (w << 15) + crate::math::div_toward_zero(o * w * (1 << 15), depth);
+        let division = view.division;
+        let screen = |o: i64| {
+            (w << 15) + crate::math::div_toward_zero_by(division, o * w * (1 << 15), depth)
+        };
         // Columns whose centre lies in [left, right).
         let x0 = (screen(left) + 0x7fff) >> 16;
         let x1 = (screen(right) + 0x7fff) >> 16;

@@ -93,21 +93,29 @@ pub(crate) fn views_from_things(
 }
 
 /// A 160x100 picture of `cam`, with the map's decorations when
-/// `sprites`, rendered with test switch `set` set to `on` (and left
-/// off after): its pixels and stats.
-pub(crate) fn switched_shot(
+/// `sprites`, drawn by `routes`: its pixels and stats.
+pub(crate) fn routed_shot(
     (level, shades): (&Level<'_>, &Shades<u32>),
     cam: &Camera,
     sprites: bool,
-    (set, on): (fn(bool), bool),
+    routes: Routes,
+) -> (Vec<u32>, RenderStats) {
+    divided_shot((level, shades), cam, sprites, Division::Integer, routes)
+}
+
+/// [`routed_shot`], divided `division`'s way.
+pub(crate) fn divided_shot(
+    (level, shades): (&Level<'_>, &Shades<u32>),
+    cam: &Camera,
+    sprites: bool,
+    division: Division,
+    routes: Routes,
 ) -> (Vec<u32>, RenderStats) {
     let (w, h) = (160, 100);
-    set(on);
     let mut pixels = vec![0u32; w * h];
     let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
     let sources = sprite::decorations(level).filter(|_| sprites);
-    let stats = render_sources(level, cam, shades, sources, &mut frame);
-    set(false);
+    let stats = render_sources(level, cam, shades, sources, &mut frame, (division, routes));
     (pixels, stats)
 }
 
@@ -128,11 +136,25 @@ fn wide_pixels_show_the_picture_of_twice_the_columns() {
             let mut square = vec![0u32; 2 * w * h];
             let mut frame = Frame::new(&mut square, 2 * w, h, 2 * w).unwrap();
             let sources = sprite::decorations(&level);
-            render_sources(&level, cam, &shades, sources, &mut frame);
+            render_sources(
+                &level,
+                cam,
+                &shades,
+                sources,
+                &mut frame,
+                Default::default(),
+            );
             let mut wide = vec![0u32; w * h];
             let mut frame = Frame::new(&mut wide, w, h, w).unwrap().with_wide_pixels();
             let sources = sprite::decorations(&level);
-            render_sources(&level, cam, &shades, sources, &mut frame);
+            render_sources(
+                &level,
+                cam,
+                &shades,
+                sources,
+                &mut frame,
+                Default::default(),
+            );
             for y in 0..h {
                 for c in 0..w {
                     let p = wide[y * w + c];
@@ -182,7 +204,14 @@ fn batched_walls_change_no_pixel() {
                         frame = frame.with_batched_walls();
                     }
                     let sources = sprite::decorations(&level);
-                    render_sources(&level, cam, &shades, sources, &mut frame);
+                    render_sources(
+                        &level,
+                        cam,
+                        &shades,
+                        sources,
+                        &mut frame,
+                        Default::default(),
+                    );
                     pixels
                 };
                 let (plain, batched) = (shot(false), shot(true));
@@ -208,7 +237,11 @@ fn the_sector_cache_changes_no_pixel() {
         let views = views_from_things(&level, |i, t, _| t.kind == kind::PLAYER_START || i % 5 == 0);
         assert!(views.len() >= 8, "{name}: {} views", views.len());
         for (i, cam) in views.iter().enumerate() {
-            let shot = |slow| switched_shot((&level, &shades), cam, true, (cache::slow::set, slow));
+            let slow = |slow_sectors| Routes {
+                slow_sectors,
+                ..Routes::default()
+            };
+            let shot = |on| routed_shot((&level, &shades), cam, true, slow(on));
             let ((cached, _), (uncached, _)) = (shot(false), shot(true));
             let differ = cached.iter().zip(&uncached).filter(|(a, b)| a != b).count();
             assert_eq!(
@@ -234,9 +267,12 @@ fn sprites_arriving_late_change_no_pixel() {
         let shades = Shades::<u32>::for_map(level.map());
         let views = views_from_things(&level, |_, _, _| true);
         let shot = |cam: &Camera, eager: bool| {
-            let (pixels, stats) =
-                switched_shot((&level, &shades), cam, true, (bsp::eager::set, eager));
-            (pixels, stats, bsp::kept_windows::get())
+            let routes = Routes {
+                eager_sprites: eager,
+                ..Routes::default()
+            };
+            let (pixels, stats) = routed_shot((&level, &shades), cam, true, routes);
+            (pixels, stats, stats.sprite_windows as usize)
         };
         let (mut sprites, mut kept) = (0u64, [0usize; 2]);
         for (i, cam) in views.iter().enumerate() {
@@ -246,7 +282,12 @@ fn sprites_arriving_late_change_no_pixel() {
                 differ, 0,
                 "{name}, view {i} ({cam:?}): {differ} pixels differ"
             );
-            assert_eq!(s1, s2, "{name}, view {i}");
+            // The same figures, but the windows kept.
+            let others = |s: RenderStats| RenderStats {
+                sprite_windows: 0,
+                ..s
+            };
+            assert_eq!(others(s1), others(s2), "{name}, view {i}");
             sprites += s1.sprites_drawn as u64;
             kept[0] += k1;
             kept[1] += k2;
@@ -268,29 +309,21 @@ fn sprites_arriving_late_change_no_pixel() {
     );
 }
 
-/// How the renderer divides (`math::set_division`) is a matter of
-/// speed only: the pictures by integer divisions and by divisions
-/// guessed in doubles are the same, pixel for pixel, sprites and
-/// see-through textures included, views from every
-/// thing's spot in eight directions. (The process-wide setting may
-/// reach other tests running meanwhile: it changes none of their
-/// results either.)
+/// How the renderer divides (`Scene::division`) is a matter of speed
+/// only: the pictures by integer divisions and by divisions guessed in
+/// doubles are the same, pixel for pixel, sprites and see-through
+/// textures included, views from every thing's spot in eight
+/// directions.
 #[test]
 fn the_way_of_dividing_changes_no_pixel() {
-    fn guess(on: bool) {
-        crate::math::set_division(if on {
-            crate::math::Division::GuessedInDoubles
-        } else {
-            crate::math::Division::Integer
-        });
-    }
     let mut views_seen = 0;
     for (name, bytes) in maps() {
         let level = Level::load(&bytes).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let shades = Shades::<u32>::for_map(level.map());
         for cam in views_from_things(&level, |_, _, _| true) {
-            let shot = |on| switched_shot((&level, &shades), &cam, true, (guess, on));
-            let (integer, doubles) = (shot(false), shot(true));
+            let shot =
+                |division| divided_shot((&level, &shades), &cam, true, division, Routes::default());
+            let (integer, doubles) = (shot(Division::Integer), shot(Division::GuessedInDoubles));
             assert!(integer.0 == doubles.0, "{name}: {cam:?}");
             views_seen += 1;
         }
@@ -315,7 +348,11 @@ fn opaque_middles_that_close_the_column_change_no_picture() {
         let shades = Shades::<u32>::for_map(level.map());
         let views = views_from_things(&level, |_, _, _| true);
         let shot = |cam: &Camera, open: bool| {
-            switched_shot((&level, &shades), cam, true, (bsp::open_middles::set, open))
+            let routes = Routes {
+                open_middles: open,
+                ..Routes::default()
+            };
+            routed_shot((&level, &shades), cam, true, routes)
         };
         let (mut differ_views, mut walls) = (0, [0u64; 2]);
         for (i, cam) in views.iter().enumerate() {
@@ -367,8 +404,11 @@ fn planes_that_continue_behind_a_portal_change_only_sprites() {
         let views = views_from_things(&level, |_, _, _| true);
         for with_sprites in [false, true] {
             let shot = |cam: &Camera, marked: bool| {
-                let switch = (portal::marked_planes::set as fn(bool), marked);
-                switched_shot((&level, &shades), cam, with_sprites, switch).0
+                let routes = Routes {
+                    marked_planes: marked,
+                    ..Routes::default()
+                };
+                routed_shot((&level, &shades), cam, with_sprites, routes).0
             };
             let mut differ_views = 0;
             for (i, cam) in views.iter().enumerate() {
@@ -594,7 +634,18 @@ fn stepped_segs_draw_what_exact_segs_draw() {
             let mut pixels = vec![0u32; w * h];
             let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
             let sources = sprite::decorations(&level);
-            let stats = render_sources_with(&level, cam, &shades, sources, &mut frame, exact);
+            let routes = Routes {
+                exact_segs: exact,
+                ..Routes::default()
+            };
+            let stats = render_sources(
+                &level,
+                cam,
+                &shades,
+                sources,
+                &mut frame,
+                (Division::Integer, routes),
+            );
             (pixels, stats)
         };
         let (mut differ, mut worst) = (0, 0);

@@ -66,7 +66,7 @@ pub(crate) fn column_overlays<'a>(
                 let Some(hit) = exit_depth(dx, dy, ends, front, !front, || ends.cross()) else {
                     continue;
                 };
-                let depth = hit.depth.bits();
+                let depth = hit.depth.bits(sight.division());
                 crossing_in_column(ExactAt { hit, depth }, x, m.length)
             }
         };

@@ -32,11 +32,15 @@ pub(super) fn end_hits(
     let depth = |(dx, dy): (i64, i64)| {
         let d = exit_depth(dx, dy, ends, front, !front, || cross)?
             .depth
-            .bits();
+            .bits(view.division());
         (MIN_DEPTH < d && d < MAX_DEPTH).then_some(d)
     };
     let depths = (depth(rays[0])?, depth(rays[1])?);
-    let inverses = (Inverse::of(depths.0), Inverse::of(depths.1));
+    let division = view.division();
+    let inverses = (
+        Inverse::of(depths.0, division),
+        Inverse::of(depths.1, division),
+    );
     Some(EndHits { rays, inverses })
 }
 
@@ -87,7 +91,7 @@ impl Stepped {
         let (y0, y1) = (y0.map(|y| y << 16), y1.map(|y| y << 16));
         let mut step = [0; 4];
         for (s, (p, q)) in step.iter_mut().zip(y0.iter().zip(y1.iter())) {
-            *s = div_toward_zero(q - p, span);
+            *s = div_toward_zero_by(view.division, q - p, span);
         }
         // As `View::project_inv` rounds: ((y >> 16) + 0x7fff) >> 16 is
         // (y + (0x7fff << 16)) >> 32.
@@ -145,6 +149,8 @@ pub(super) struct DepthStep {
     pub(super) run_step: i64,
     /// The wall's length, 16.16 bits.
     pub(super) length: i64,
+    /// How the depth is divided out ([`View::division`]).
+    pub(super) division: Division,
 }
 
 /// A [`DepthStep`]'s values at its first column and steps, without the
@@ -156,6 +162,7 @@ pub(super) struct Steps {
     pub(super) foot: i64,
     pub(super) run: i64,
     pub(super) run_step: i64,
+    pub(super) division: Division,
 }
 
 impl Steps {
@@ -171,6 +178,7 @@ impl Steps {
             run: self.run,
             run_step: self.run_step,
             length: length.to_bits().max(0) as i64,
+            division: self.division,
         }
     }
 }
@@ -186,6 +194,7 @@ impl DepthStep {
             foot: self.foot,
             run: self.run.wrapping_add(k.wrapping_mul(self.run_step)),
             run_step: self.run_step,
+            division: self.division,
         }
     }
 
@@ -199,6 +208,7 @@ impl DepthStep {
         length: crate::math::Fx,
         hits: EndHits,
         (x0, x1): (usize, usize),
+        division: Division,
     ) -> Option<DepthStep> {
         if x1 <= x0 {
             return None;
@@ -212,13 +222,18 @@ impl DepthStep {
             (ends.bx, ends.by, ends.ax - ends.bx, ends.ay - ends.by)
         };
         let len = length.to_bits().max(1) as i128;
-        let foot = divide(-(sx as i128 * wx as i128 + sy as i128 * wy as i128), len);
+        let foot = divide(
+            -(sx as i128 * wx as i128 + sy as i128 * wy as i128),
+            len,
+            division,
+        );
         // A ray's components are at most 2 (16.16 bits): the run is at
         // most 2^33 in 32 fraction bits.
         let run = |(dx, dy): (i64, i64)| {
             divide(
                 (dx as i128 * wx as i128 + dy as i128 * wy as i128) << 16,
                 len,
+                division,
             )
         };
         let (g0, g1) = (run(hits.rays[0]), run(hits.rays[1]));
@@ -242,11 +257,12 @@ impl DepthStep {
         Some(DepthStep {
             x0,
             recip: r0,
-            recip_step: div_toward_zero(r1 - r0, span),
+            recip_step: div_toward_zero_by(division, r1 - r0, span),
             foot,
             run: g0,
-            run_step: div_toward_zero(g1 - g0, span),
+            run_step: div_toward_zero_by(division, g1 - g0, span),
             length: length.to_bits().max(0) as i64,
+            division,
         })
     }
 
@@ -260,7 +276,8 @@ impl DepthStep {
     /// The depth in column `x` (16.16 bits): one division.
     #[inline]
     pub(super) fn depth(&self, x: usize) -> i64 {
-        (div_floor(u64::MAX, self.recip(x)).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
+        let recip = self.recip(x);
+        (div_floor_by(self.division, u64::MAX, recip).min(MAX_DEPTH as u64) as i64).max(MIN_DEPTH)
     }
 
     /// The distance along the side seen of the point met in column `x`
@@ -280,9 +297,9 @@ impl DepthStep {
 /// `n / d` (`d` positive), rounded towards zero; by a 64-bit division
 /// where both fit, as they do for all but the largest maps (a 128-bit
 /// division is a library call on the N64).
-pub(super) fn divide(n: i128, d: i128) -> i128 {
+pub(super) fn divide(n: i128, d: i128, division: Division) -> i128 {
     match (i64::try_from(n), i64::try_from(d)) {
-        (Ok(n), Ok(d)) if n != i64::MIN => div_toward_zero(n, d.max(1)) as i128,
+        (Ok(n), Ok(d)) if n != i64::MIN => div_toward_zero_by(division, n, d.max(1)) as i128,
         _ => n / d.max(1),
     }
 }

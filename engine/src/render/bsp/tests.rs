@@ -246,12 +246,13 @@ fn stepped_depths_and_texture_columns_stay_near_the_exact_ones() {
                     let Some(hits) = end_hits(&view, &ends, cross, front, columns) else {
                         continue;
                     };
-                    let step = DepthStep::new(&ends, front, wall.length, hits, columns)
-                        .expect("two columns or more");
+                    let step =
+                        DepthStep::new(&ends, front, wall.length, hits, columns, Division::Integer)
+                            .expect("two columns or more");
                     let exact = |x: usize| {
                         let (dx, dy) = view.ray(x);
                         exit_depth(dx, dy, &ends, front, !front, || cross)
-                            .map(|hit| (hit.depth.bits(), hit.along(wall.length)))
+                            .map(|hit| (hit.depth.bits(Division::Integer), hit.along(wall.length)))
                     };
                     for x in x0..x1 {
                         let Some((depth, along)) = exact(x) else {

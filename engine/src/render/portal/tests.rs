@@ -90,6 +90,8 @@ fn facing_east(width: i64, height: i64) -> View<'static> {
         sector: None,
         sky: None,
         edge_rays: ((0, 0), (0, 0)),
+        routes: crate::render::Routes::default(),
+        division: Division::Integer,
     }
     .with_edge_rays()
 }
@@ -107,7 +109,7 @@ fn wide_pixels_keep_the_columns_rays_and_the_rows_of_twice_the_width() {
     }
     for depth in [MIN_DEPTH, 1 << 16, 37 << 16, 1000 << 16, 1 << 40, 1 << 50] {
         assert_eq!(wide.per_row(depth), square.per_row(depth), "depth {depth}");
-        let inv = Inverse::of(depth);
+        let inv = Inverse::of(depth, Division::Integer);
         for dh in [-(41i64 << 16), -1, 0, 1, 7 << 16, 1 << 32] {
             assert_eq!(
                 wide.project_inv(dh, inv),
@@ -158,7 +160,11 @@ fn inverses_divide_exactly() {
             ((1 << 63) - 1, d),
             (n, (1 << 47) - 1),
         ] {
-            assert_eq!(Inverse::new(d).divide(n), n / d, "{n} / {d}");
+            assert_eq!(
+                Inverse::new(d, Division::Integer).divide(n),
+                n / d,
+                "{n} / {d}"
+            );
         }
     }
 }
@@ -174,7 +180,7 @@ fn projections_by_inverse_match_division() {
             let depth = (next(&mut seed) as i64 >> (next(&mut seed) % 53)).max(MIN_DEPTH);
             for depth in [depth, MIN_DEPTH, MAX_DEPTH] {
                 assert_eq!(
-                    v.project_inv(dh, Inverse::of(depth)),
+                    v.project_inv(dh, Inverse::of(depth, Division::Integer)),
                     v.project_rel(dh, depth),
                     "{dh} {depth} {width}"
                 );
@@ -196,7 +202,7 @@ fn depths_divide_exactly() {
                 den: den as u64,
             };
             let want = ((num << 16) / den).clamp(MIN_DEPTH as i128, MAX_DEPTH as i128) as i64;
-            assert_eq!(d.bits(), want, "{num} / {den}");
+            assert_eq!(d.bits(Division::Integer), want, "{num} / {den}");
         }
     }
 }
