@@ -7,7 +7,7 @@
 //!
 //! This file is the walk and the state it keeps for a frame (the
 //! windows, the pools of sprite and see-through windows, the sky rows,
-//! the recorder that hands columns to `draw`): one stage, longer than
+//! the run writer that hands columns to `draw`): one stage, longer than
 //! the others, whose state its two children share without it being
 //! visible to the rest of the renderer.
 //!
@@ -160,11 +160,11 @@ pub(crate) struct MaskedWall {
 /// floor and ceiling runs and the sky columns.
 ///
 /// The tables are the caller's, each an empty local of its own (see
-/// [`Scratch::new`]): built inside one value, the empty tables would be
+/// [`FrameTables::new`]): built inside one value, the empty tables would be
 /// one constant, which the compiler copies in with a memset of all of
 /// it every frame (tens of kilobytes through the N64's 8 KB data cache);
 /// an empty table of its own is a length set to zero.
-pub(crate) struct Scratch<'s> {
+pub(crate) struct FrameTables<'s> {
     pub(crate) walk: WalkState<'s>,
     pub(crate) visplanes: VisPlanes<'s>,
     /// Each column's sky column once needed (a column's mirror is worked
@@ -179,7 +179,7 @@ pub(crate) struct Scratch<'s> {
 /// stack): its sky column (bits 20..32, offset by 2048; all set: not
 /// worked out yet) and the rows `[y0, y1)` of sky met in it and not
 /// drawn yet (bits 0..10 and 10..20; both 0: none; see
-/// [`Recorder::sky_rows`]).
+/// [`RunWriter::sky_rows`]).
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct SkyColumn(u32);
 
@@ -215,12 +215,12 @@ impl SkyColumn {
     }
 }
 
-/// The bytes the BSP walk's tables take on the stack: [`Scratch`], the
+/// The bytes the BSP walk's tables take on the stack: [`FrameTables`], the
 /// tables it borrows, and the walk's own [`NearSprites`].
 #[cfg(test)]
 pub(crate) const STACK_BYTES: usize = {
     use core::mem::size_of;
-    size_of::<Scratch<'static>>()
+    size_of::<FrameTables<'static>>()
         + size_of::<HVec<Column, MAX_SCREEN_WIDTH>>()
         + size_of::<OpenColumns>()
         + size_of::<HVec<Window, MAX_SPRITE_COLUMNS>>()
@@ -234,7 +234,7 @@ pub(crate) const STACK_BYTES: usize = {
         + size_of::<RayTable>()
 };
 
-impl<'s> Scratch<'s> {
+impl<'s> FrameTables<'s> {
     /// The walk's tables, ready for `view`'s screen (every column open,
     /// no seg seen, no run, window or sky column kept), from empty ones
     /// (only what the screen needs is written).
@@ -251,7 +251,7 @@ impl<'s> Scratch<'s> {
         current: &'s mut Current,
         sky: &'s mut HVec<SkyColumn, MAX_SCREEN_WIDTH>,
         rays: &'s mut RayTable,
-    ) -> Scratch<'s> {
+    ) -> FrameTables<'s> {
         let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
         // (Elsewhere the table has no room, and stays empty.)
         if RAYS_IN_A_TABLE {
@@ -283,7 +283,7 @@ impl<'s> Scratch<'s> {
         masked_windows.clear();
         sky.clear();
         let _ = sky.resize(width, SkyColumn::UNKNOWN);
-        Scratch {
+        FrameTables {
             walk: WalkState {
                 columns,
                 open,
@@ -496,7 +496,7 @@ impl WalkState<'_> {
         }
     }
 
-    /// Whether visible sprite `i` has windows (see [`Walker::arrive`]).
+    /// Whether visible sprite `i` has windows (see [`BspWalk::arrive`]).
     pub(crate) fn has_windows(&self, i: usize) -> bool {
         self.sprite_first.get(i).is_some_and(|&f| f != NONE)
     }
@@ -532,7 +532,7 @@ fn reserve<const N: usize>(pool: &mut HVec<Window, N>, n: usize, fill: Window) -
 
 /// Hands the walk's runs to the screen: walls, the sky and the background
 /// drawn now, floor and ceiling runs recorded for the replay.
-pub(crate) struct Recorder<'r, 'a, P, const HOLD: bool> {
+pub(crate) struct RunWriter<'r, 'a, P, const HOLD: bool> {
     pub(crate) level: &'r Level<'a>,
     pub(crate) view: &'r View<'a>,
     pub(crate) pixels: &'r mut [P],
@@ -540,17 +540,17 @@ pub(crate) struct Recorder<'r, 'a, P, const HOLD: bool> {
     pub(crate) recip: &'r [u32],
     pub(crate) shades: &'r Shades<P>,
     /// Wall columns held back to be drawn with their neighbours, if
-    /// `HOLD` (see [`WallBatch`]): flushed by [`Recorder::flush_walls`].
+    /// `HOLD` (see [`WallBatch`]): flushed by [`RunWriter::flush_walls`].
     pub(crate) walls: &'r mut WallBatch<'r, P>,
     pub(crate) planes: &'r mut Planes<'a>,
     pub(crate) visplanes: VisPlanes<'r>,
-    /// Each column's sky column, once needed (see [`Scratch::sky`]).
+    /// Each column's sky column, once needed (see [`FrameTables::sky`]).
     pub(crate) sky: &'r mut [SkyColumn],
     /// The column being drawn.
     pub(crate) x: usize,
 }
 
-impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
+impl<'r, 'a, P: Pixel, const HOLD: bool> RunWriter<'r, 'a, P, HOLD> {
     /// Nothing seen in rows `rows` of this column: the background.
     fn background(&mut self, rows: (usize, usize)) {
         draw_background(self.pixels, self.stride, self.x, rows);
@@ -560,7 +560,7 @@ impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
     /// rows of sky met next in the column when the two touch (the sky
     /// ceilings of the sectors a column's ray crosses one after another
     /// meet: one fill instead of one a sector); rows apart from the kept
-    /// ones draw those and are kept instead ([`Recorder::flush_sky`]
+    /// ones draw those and are kept instead ([`RunWriter::flush_sky`]
     /// draws what is left). (Not inlined: called from the seg's column
     /// loop, whose registers it would crowd.)
     #[inline(never)]
@@ -587,13 +587,13 @@ impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
     }
 
     /// Draws the sky rows still kept, in every column.
-    /// Draws the wall columns still held (see [`Recorder::walls`]):
+    /// Draws the wall columns still held (see [`RunWriter::walls`]):
     /// before anything is drawn over the walls.
     pub(crate) fn flush_walls(&mut self) {
         self.walls.flush(self.pixels, self.stride);
     }
 
-    /// Holds a textured wall column back (see [`Recorder::walls`]), or
+    /// Holds a textured wall column back (see [`RunWriter::walls`]), or
     /// draws it now if its texture is not prepared. Out of line, so that
     /// the seg's column loop, which calls it or `fill_wall`, is compiled
     /// as it is without batches.
@@ -611,7 +611,7 @@ impl<'r, 'a, P: Pixel, const HOLD: bool> Recorder<'r, 'a, P, HOLD> {
         }
     }
 
-    /// Holds an untextured wall column back (see [`Recorder::walls`]).
+    /// Holds an untextured wall column back (see [`RunWriter::walls`]).
     #[inline(never)]
     fn hold_solid(&mut self, run: (usize, usize, usize), pixel: P) {
         self.walls
@@ -668,7 +668,7 @@ fn side_of(px: i64, py: i64, node: &BspNodeRecord) -> usize {
 }
 
 /// Walks `bsp` from the camera of `view`, drawing walls, the sky and the
-/// background into the recorder's frame and recording floor and ceiling
+/// background into the run writer's frame and recording floor and ceiling
 /// runs, see-through textures and the clip windows of `visible` in
 /// `scratch`.
 #[allow(clippy::too_many_arguments)]
@@ -677,16 +677,16 @@ pub(crate) fn walk<'a, P: Pixel, const HOLD: bool>(
     view: &View<'a>,
     bsp: &BspView<'a>,
     cache: &mut SectorCache<'a>,
-    rec: &mut Recorder<'_, 'a, P, HOLD>,
+    rec: &mut RunWriter<'_, 'a, P, HOLD>,
     scratch: &mut WalkState<'_>,
     visible: &[Visible<'a>],
     stats: &mut RenderStats,
 ) {
     let width = (view.width as usize).min(MAX_SCREEN_WIDTH);
     // Every visible sprite may show; none has windows yet (see
-    // `Walker::arrive`).
+    // `BspWalk::arrive`).
     let near = NearSprites::new(visible.iter().map(|v| (v.x0, v.x1)));
-    let mut w = Walker {
+    let mut w = BspWalk {
         level,
         view,
         cache,
@@ -775,7 +775,7 @@ pub(crate) fn walk<'a, P: Pixel, const HOLD: bool>(
     }
 }
 
-struct Walker<'w, 's, 'a> {
+struct BspWalk<'w, 's, 'a> {
     level: &'w Level<'a>,
     view: &'w View<'a>,
     cache: &'w mut SectorCache<'a>,
@@ -783,7 +783,7 @@ struct Walker<'w, 's, 'a> {
     visible: &'w [Visible<'a>],
     /// Which of them each block of columns may show.
     near: NearSprites,
-    /// Which of them have arrived (a bit each; see [`Walker::arrive`]).
+    /// Which of them have arrived (a bit each; see [`BspWalk::arrive`]).
     arrived: u128,
     stats: &'w mut RenderStats,
     width: usize,
@@ -837,7 +837,7 @@ impl NearSprites {
     }
 }
 
-impl<'a> Walker<'_, '_, 'a> {
+impl<'a> BspWalk<'_, '_, 'a> {
     /// Visible sprite `k` arrives: its clip windows, from here on kept
     /// seg by seg, start as its columns are now. A sprite's window in a
     /// column is what the last seg across the column that hides it left
@@ -939,7 +939,7 @@ impl<'a> Walker<'_, '_, 'a> {
         &mut self,
         bsp: &BspView<'a>,
         i: usize,
-        rec: &mut Recorder<'_, 'a, P, HOLD>,
+        rec: &mut RunWriter<'_, 'a, P, HOLD>,
     ) {
         let (level, view) = (self.level, self.view);
         let s = bsp.seg(i);
@@ -1117,7 +1117,7 @@ impl<'a> Walker<'_, '_, 'a> {
         &mut self,
         span: &SegSpan,
         draw: &mut SegDraw<'_, 'a>,
-        rec: &mut Recorder<'_, 'a, P, HOLD>,
+        rec: &mut RunWriter<'_, 'a, P, HOLD>,
         hit_at: impl Fn(usize) -> Option<(A, [i64; 4])>,
     ) {
         let SegSpan {

@@ -305,7 +305,7 @@ fn render_sources<'a, P: Pixel>(
     sprite::project(level, &view, sources, &mut visible, &mut stats);
     stats.sprites_drawn = visible.len() as u32;
     let batched_walls = frame.has_batched_walls();
-    let mut painter = Painter {
+    let mut context = FrameContext {
         level,
         pixels: frame.pixels_mut(),
         stride,
@@ -316,7 +316,7 @@ fn render_sources<'a, P: Pixel>(
         planes: &mut planes,
         shades,
     };
-    bsp_frame(&mut painter, &level.map().bsp(), &mut visible, &mut stats);
+    bsp_frame(&mut context, &level.map().bsp(), &mut visible, &mut stats);
     stats
 }
 
@@ -372,14 +372,14 @@ impl ActiveSprites {
 /// than that.
 #[inline(never)]
 fn bsp_frame<'a, P: Pixel>(
-    painter: &mut Painter<'_, '_, 'a, P>,
+    context: &mut FrameContext<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
     let mut sector_cache = SectorCache::new();
     // Each table empty and a local of its own, so that starting the frame
-    // clears none of them (see `bsp::Scratch`).
+    // clears none of them (see `bsp::FrameTables`).
     let mut columns = HVec::new();
     let mut open = bsp::OpenColumns::default();
     let mut windows = HVec::new();
@@ -390,8 +390,8 @@ fn bsp_frame<'a, P: Pixel>(
     let mut current = [0; planes::MAX_PLANES];
     let mut sky = HVec::new();
     let mut rays = HVec::new();
-    let mut scratch = bsp::Scratch::new(
-        painter.view,
+    let mut scratch = bsp::FrameTables::new(
+        context.view,
         &mut columns,
         &mut open,
         &mut windows,
@@ -404,7 +404,7 @@ fn bsp_frame<'a, P: Pixel>(
         &mut rays,
     );
     bsp_walk(
-        painter,
+        context,
         bsp_view,
         &mut sector_cache,
         &mut scratch,
@@ -420,29 +420,29 @@ fn bsp_frame<'a, P: Pixel>(
 /// of both.
 #[inline(never)]
 fn record_walk<'a, P: Pixel, const HOLD: bool>(
-    painter: &mut Painter<'_, '_, 'a, P>,
+    context: &mut FrameContext<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
     cache: &mut SectorCache<'a>,
-    scratch: &mut bsp::Scratch<'_>,
+    scratch: &mut bsp::FrameTables<'_>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
-    let (level, view) = (painter.level, painter.view);
-    let bsp::Scratch {
+    let (level, view) = (context.level, context.view);
+    let bsp::FrameTables {
         walk: state,
         visplanes,
         sky,
     } = scratch;
     let mut walls = draw::WallBatch::new();
-    let mut rec = bsp::Recorder::<'_, 'a, P, HOLD> {
+    let mut rec = bsp::RunWriter::<'_, 'a, P, HOLD> {
         level,
         view,
-        pixels: &mut *painter.pixels,
-        stride: painter.stride,
-        recip: painter.recip,
-        shades: painter.shades,
+        pixels: &mut *context.pixels,
+        stride: context.stride,
+        recip: context.recip,
+        shades: context.shades,
         walls: &mut walls,
-        planes: &mut *painter.planes,
+        planes: &mut *context.planes,
         visplanes: visplanes.reborrow(),
         sky,
         x: 0,
@@ -456,35 +456,35 @@ fn record_walk<'a, P: Pixel, const HOLD: bool>(
 
 #[inline(never)]
 fn bsp_walk<'a, P: Pixel>(
-    painter: &mut Painter<'_, '_, 'a, P>,
+    context: &mut FrameContext<'_, '_, 'a, P>,
     bsp_view: &crate::format::BspView<'a>,
     cache: &mut SectorCache<'a>,
-    scratch: &mut bsp::Scratch<'_>,
+    scratch: &mut bsp::FrameTables<'_>,
     visible: &mut HVec<Visible<'a>, MAX_VISIBLE_SPRITES>,
     stats: &mut RenderStats,
 ) {
-    let (level, view) = (painter.level, painter.view);
+    let (level, view) = (context.level, context.view);
     // The walk compiled both ways, so that the frames that do not batch
     // their walls run it as if batches did not exist: a test of the
     // choice in the seg's column loop is paid in every column.
-    if painter.batched_walls {
-        record_walk::<P, true>(painter, bsp_view, cache, scratch, visible, stats);
+    if context.batched_walls {
+        record_walk::<P, true>(context, bsp_view, cache, scratch, visible, stats);
     } else {
-        record_walk::<P, false>(painter, bsp_view, cache, scratch, visible, stats);
+        record_walk::<P, false>(context, bsp_view, cache, scratch, visible, stats);
     }
-    let bsp::Scratch {
+    let bsp::FrameTables {
         walk: state,
         visplanes,
         ..
     } = scratch;
     // The floors and ceilings, before what is drawn over them.
     let mut target = planes::Target {
-        pixels: &mut *painter.pixels,
-        stride: painter.stride,
-        recip: painter.recip,
-        shades: painter.shades,
+        pixels: &mut *context.pixels,
+        stride: context.stride,
+        recip: context.recip,
+        shades: context.shades,
     };
-    painter.planes.draw_visplanes(visplanes, &mut target);
+    context.planes.draw_visplanes(visplanes, &mut target);
     let mut masked: HVec<Masked<'a>, MAX_MASKED_PER_COLUMN> = HVec::new();
     let mut clips: HVec<SpriteClip, MAX_VISIBLE_SPRITES> = HVec::new();
     // Only the sprites the walk kept windows for may show.
@@ -492,7 +492,7 @@ fn bsp_walk<'a, P: Pixel>(
     for x in 0..view.width as usize {
         masked.clear();
         clips.clear();
-        painter.x = x;
+        context.x = x;
         let active = sprites.at(x, visible);
         bsp::column_overlays(
             level,
@@ -506,13 +506,13 @@ fn bsp_walk<'a, P: Pixel>(
             &mut masked,
             stats,
         );
-        painter.overlays_of_column(&mut clips, &masked, visible);
+        context.overlays_of_column(&mut clips, &masked, visible);
     }
 }
 
 /// What the walk and the overlays draw with: the frame, the view and the
 /// tables of one frame.
-struct Painter<'p, 'v, 'a, P> {
+struct FrameContext<'p, 'v, 'a, P> {
     level: &'v Level<'a>,
     pixels: &'p mut [P],
     stride: usize,
@@ -526,7 +526,7 @@ struct Painter<'p, 'v, 'a, P> {
     shades: &'v Shades<P>,
 }
 
-impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
+impl<'a, P: Pixel> FrameContext<'_, '_, 'a, P> {
     /// Draws this column's see-through textures (`masked`, nearest
     /// first) and sprites (`clips`), far to near, over the finished
     /// floors. (Most columns have none, and are spared the call.)
@@ -542,7 +542,7 @@ impl<'a, P: Pixel> Painter<'_, '_, 'a, P> {
         }
     }
 
-    /// [`Painter::overlays_of_column`] for a column that has some.
+    /// [`FrameContext::overlays_of_column`] for a column that has some.
     fn draw_overlays(
         &mut self,
         clips: &mut [SpriteClip],
@@ -601,7 +601,7 @@ fn draw_background<P: Pixel>(pixels: &mut [P], stride: usize, x: usize, (y0, y1)
     draw::fill_flat(pixels, stride, FlatRun { x, y0, y1, pixel });
 }
 
-impl<P: Pixel> Painter<'_, '_, '_, P> {
+impl<P: Pixel> FrameContext<'_, '_, '_, P> {
     /// A see-through middle texture, drawn once within its opening.
     fn masked(&mut self, m: &Masked<'_>) {
         let step = self.view.per_row(m.depth);

@@ -253,7 +253,7 @@ fn the_sector_cache_changes_no_pixel() {
 }
 
 /// A sprite's clip windows start when the BSP walk first meets a seg
-/// across its columns that does not hide it (see `bsp::Walker::
+/// across its columns that does not hide it (see `bsp::BspWalk::
 /// arrive`): the pictures are those of every sprite's windows kept
 /// from the first seg on, sprites (the maps' decorations) and
 /// see-through textures included, views from every thing's spot in

@@ -388,7 +388,7 @@ impl<'p, 'a> SegDraw<'p, 'a> {
     #[inline]
     pub(super) fn column<P: Pixel, A: WallAt, S: SegKind, const HOLD: bool>(
         &mut self,
-        rec: &mut Recorder<'_, 'a, P, HOLD>,
+        rec: &mut RunWriter<'_, 'a, P, HOLD>,
         cache: &SectorCache<'a>,
         at: &A,
         rows: [i64; 4],
@@ -620,7 +620,7 @@ impl WallAt for ExactAt {
     }
 }
 
-/// A seg's columns and what its column loop ([`Walker::columns`])
+/// A seg's columns and what its column loop ([`BspWalk::columns`])
 /// records besides the pixels.
 #[derive(Copy, Clone)]
 pub(super) struct SegSpan {
@@ -645,7 +645,7 @@ impl<'a> SegDraw<'_, 'a> {
     #[inline(always)]
     pub(super) fn part<P: Pixel, A: WallAt, const HOLD: bool>(
         &mut self,
-        rec: &mut Recorder<'_, 'a, P, HOLD>,
+        rec: &mut RunWriter<'_, 'a, P, HOLD>,
         lit: &mut Lit,
         at: &A,
         t: Option<PartTexture<'a>>,
@@ -699,7 +699,7 @@ impl<'a> SegDraw<'_, 'a> {
     }
 }
 
-impl<'a, P: Pixel, const HOLD: bool> Recorder<'_, 'a, P, HOLD> {
+impl<'a, P: Pixel, const HOLD: bool> RunWriter<'_, 'a, P, HOLD> {
     /// Rows `(y0, y1)` of this column show the ceiling (`ceiling`) or
     /// floor of sector `sector` (light number `n`, `height` from the
     /// eye), whose plane [`Planes::known`] gave as `known` (the seg's
@@ -734,7 +734,7 @@ impl<'a, P: Pixel, const HOLD: bool> Recorder<'_, 'a, P, HOLD> {
         *visplane = self.visplanes.visplane_of(*known);
     }
 
-    /// [`Recorder::plane_run`] for the sky, a plane not known yet, or no
+    /// [`RunWriter::plane_run`] for the sky, a plane not known yet, or no
     /// room in the pool (`plane`: what [`Planes::known`] said).
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
