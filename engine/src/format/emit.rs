@@ -2,7 +2,7 @@
 
 use super::bytes::Writer;
 use super::{
-    size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, SectorRecord, SideRecord,
+    size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, RotationRecord, SectorRecord, SideRecord,
     SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
     HEADER_LEN, MAGIC, VERSION,
 };
@@ -25,6 +25,8 @@ pub struct MapRepr<'a> {
     pub sector_walls: &'a [u16],
     /// Things.
     pub things: &'a [ThingRecord],
+    /// The sprite rotation sets things refer to (none: no `SROT`).
+    pub rotations: &'a [RotationRecord],
     /// The blockmap.
     pub blockmap: BlockmapRepr<'a>,
     /// The texture directory.
@@ -63,7 +65,7 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 17;
+const MAX_EMITTED: usize = 18;
 
 impl MapRepr<'_> {
     /// The sections this map has, in file order, with their lengths.
@@ -83,6 +85,12 @@ impl MapRepr<'_> {
             self.sector_walls.len() * size::SECTOR_WALL,
         );
         add(tag::THINGS, self.things.len() * size::THING);
+        if !self.rotations.is_empty() {
+            add(
+                tag::SPRITE_ROTATIONS,
+                self.rotations.len() * size::SPRITE_ROTATIONS,
+            );
+        }
         add(
             tag::BLOCKMAP,
             size::BLOCKMAP_HEADER
@@ -208,7 +216,14 @@ impl MapRepr<'_> {
                     w.u16(t.kind);
                     w.u16(t.type_id);
                     w.u16(t.sprite);
-                    w.u16(0);
+                    w.u16(t.rotations);
+                }
+            }
+            tag::SPRITE_ROTATIONS => {
+                for r in self.rotations {
+                    for &e in &r.textures {
+                        w.u16(e);
+                    }
                 }
             }
             tag::BLOCKMAP => {

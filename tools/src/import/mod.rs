@@ -695,6 +695,7 @@ fn convert_things(
                 kind: kind::PLAYER_START,
                 type_id: 1,
                 sprite: NONE,
+                rotations: 0,
             });
             continue;
         }
@@ -707,6 +708,7 @@ fn convert_things(
                 kind: kind::PLAYER_START,
                 type_id: 1,
                 sprite: NONE,
+                rotations: 0,
             };
             deathmatch = Some((i, record));
         }
@@ -743,6 +745,7 @@ fn convert_things(
             kind: kind::DECORATION,
             type_id: t.kind.clamp(0, u16::MAX as i32) as u16,
             sprite,
+            rotations: 0,
         });
     }
     let start = match (start, deathmatch) {
