@@ -820,4 +820,13 @@ fn monsters_with_all_eight_rotations_get_a_rotation_set() {
         ("BAR1A0".into(), 0)
     );
     assert_eq!((things[5].sprite, things[5].rotations), (NONE, 0));
+    // And the compiled map's dump shows them.
+    let json = crate::inspect::to_json(&view);
+    let rotations = &json["things"][1]["rotations"];
+    assert_eq!(rotations.as_array().map(Vec::len), Some(8));
+    assert_eq!(rotations[6]["texture"], set.rotation(6).0);
+    assert_eq!(rotations[6]["mirrored"], true);
+    assert_eq!(rotations[0]["mirrored"], false);
+    assert!(json["things"][3]["rotations"].is_null());
+    assert_eq!(json["things"][1]["sprite"], things[1].sprite);
 }
