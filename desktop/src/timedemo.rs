@@ -127,11 +127,7 @@ pub fn spin_sprites(level: &Level<'_>) -> Vec<Sprite> {
             let z = level
                 .locate(pos)
                 .map_or(Fx::ZERO, |s| level.sector(s).floor);
-            Sprite {
-                pos,
-                z,
-                texture: t.sprite,
-            }
+            Sprite::new(pos, z, t.sprite)
         })
         .collect()
 }

@@ -3,8 +3,9 @@
 use engine::format::bytes::u32_at;
 use engine::format::{
     kind, BlockmapRepr, BspBox, BspFault, BspNodeRecord, BspRepr, BspSegRecord, LoadError, MapRepr,
-    MapView, SectorRecord, SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord,
-    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, NONE, NO_SECTOR, SUBSECTOR_CHILD,
+    MapView, RotationRecord, SectorRecord, SideRecord, SubsectorRecord, TextureRecord, ThingRecord,
+    VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MIRRORED, NONE, NO_SECTOR,
+    SUBSECTOR_CHILD,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -16,6 +17,7 @@ struct Owned {
     sectors: Vec<SectorRecord>,
     sector_walls: Vec<u16>,
     things: Vec<ThingRecord>,
+    rotations: Vec<RotationRecord>,
     grid: Grid,
     offsets: Vec<u32>,
     entries: Vec<u16>,
@@ -168,6 +170,7 @@ impl Owned {
             sectors,
             sector_walls,
             things,
+            rotations: vec![],
             grid,
             offsets: vec![],
             entries: vec![],
@@ -218,6 +221,7 @@ impl Owned {
             sectors: &self.sectors,
             sector_walls: &self.sector_walls,
             things: &self.things,
+            rotations: &self.rotations,
             blockmap: BlockmapRepr {
                 origin_x: self.grid.origin_x,
                 origin_y: self.grid.origin_y,
@@ -252,17 +256,19 @@ fn load(bytes: &[u8]) -> Result<(), LoadError> {
 
 /// Offset of the section with tag `t` in a file we emitted.
 fn section(bytes: &[u8], t: &[u8; 4]) -> (usize, usize) {
+    let at = directory_entry(bytes, t).expect("no section");
+    (
+        u32_at(bytes, at + 4) as usize,
+        u32_at(bytes, at + 8) as usize,
+    )
+}
+
+/// Where the directory entry of the section tagged `t` is, if any.
+fn directory_entry(bytes: &[u8], t: &[u8; 4]) -> Option<usize> {
     let count = u16::from_be_bytes([bytes[6], bytes[7]]) as usize;
-    for i in 0..count {
-        let at = HEADER_LEN + i * DIR_ENTRY_LEN;
-        if &bytes[at..at + 4] == t {
-            return (
-                u32_at(bytes, at + 4) as usize,
-                u32_at(bytes, at + 8) as usize,
-            );
-        }
-    }
-    panic!("no section");
+    (0..count)
+        .map(|i| HEADER_LEN + i * DIR_ENTRY_LEN)
+        .find(|&at| &bytes[at..at + 4] == t)
 }
 
 #[test]
@@ -835,6 +841,27 @@ fn with_solid_thing() -> Owned {
     o
 }
 
+/// The fixture with a second texture and two rotation sets, the pushable
+/// thing showing the second.
+fn with_rotations() -> Owned {
+    let mut o = Owned::new();
+    o.textures.push(TextureRecord {
+        width: 1,
+        height: 3,
+        offset: 4,
+        ..Default::default()
+    });
+    o.rotations = vec![
+        RotationRecord { textures: [0; 8] },
+        RotationRecord {
+            textures: [0, 1, 1 | MIRRORED, 0, MIRRORED, 1, 0, 1 | MIRRORED],
+        },
+    ];
+    o.things[1].sprite = 0;
+    o.things[1].rotations = 2;
+    o
+}
+
 #[test]
 fn solid_things_are_listed_by_block() {
     let bytes = with_solid_thing().bytes();
@@ -935,6 +962,141 @@ fn solid_thing_list_faults() {
             if let Ok(level) = engine::world::Level::load(&b) {
                 let p = Vec2::from_int(64, 90).wide();
                 let _ = level.solid_things_in_box(p, p, |_| {});
+            }
+        }
+    }
+}
+
+#[test]
+fn sprite_rotations_read_back() {
+    let o = with_rotations();
+    let bytes = o.bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    assert_eq!(view.rotation_set_count(), 2);
+    for (i, r) in o.rotations.iter().enumerate() {
+        assert_eq!(view.rotation_set(i), *r);
+    }
+    assert_eq!(view.things().collect::<Vec<_>>(), o.things);
+    assert_eq!(view.thing(1).rotations, 2);
+    let set = view.thing_rotations(2).unwrap();
+    assert_eq!(set, o.rotations[1]);
+    assert_eq!(
+        (0..9).map(|r| set.rotation(r)).collect::<Vec<_>>(),
+        [
+            (0, false),
+            (1, false),
+            (1, true),
+            (0, false),
+            (0, true),
+            (1, false),
+            (0, false),
+            (1, true),
+            (0, false), // modulo 8
+        ]
+    );
+    // 0 is none; out of range gives none and zeroes, never a panic.
+    assert_eq!(view.thing_rotations(0), None);
+    assert_eq!(view.thing_rotations(3), None);
+    assert_eq!(view.thing_rotations(u16::MAX), None);
+    assert_eq!(view.rotation_set(usize::MAX), RotationRecord::default());
+    // The record's last field, at bytes 22..24 of thing 1.
+    let (at, len) = section(&bytes, b"THNG");
+    assert_eq!(len, 2 * 24);
+    assert_eq!(&bytes[at + 24 + 22..at + 48], &[0, 2]);
+    let (at, len) = section(&bytes, b"SROT");
+    assert_eq!(len, 2 * 16);
+    assert_eq!(&bytes[at + 16 + 4..at + 16 + 6], &[0x80, 0x01]);
+
+    // Without rotations there is no section, and the field is 0: the
+    // bytes of a map written before rotations existed.
+    let plain = Owned::new().bytes();
+    assert_eq!(directory_entry(&plain, b"SROT"), None);
+    let view = MapView::new_checked(&plain).unwrap();
+    assert_eq!(view.rotation_set_count(), 0);
+    assert!(view.things().all(|t| t.rotations == 0));
+}
+
+fn mutate_rotations(f: impl FnOnce(&mut Owned)) -> Result<(), LoadError> {
+    let mut o = with_rotations();
+    f(&mut o);
+    load(&o.bytes())
+}
+
+#[test]
+fn sprite_rotation_faults() {
+    assert_eq!(mutate_rotations(|_| ()), Ok(()));
+    // A thing naming a set past the last.
+    assert_eq!(
+        mutate_rotations(|o| o.things[1].rotations = 3),
+        Err(LoadError::IndexOutOfRange {
+            what: "thing's rotations",
+            index: 1,
+            value: 3
+        })
+    );
+    assert_eq!(
+        mutate(|o| o.things[0].rotations = 1),
+        Err(LoadError::IndexOutOfRange {
+            what: "thing's rotations",
+            index: 0,
+            value: 1
+        })
+    );
+    // A texture past the last, mirrored or not, or none.
+    for bad in [2, 2 | MIRRORED, NONE, 0x7fff] {
+        assert_eq!(
+            mutate_rotations(|o| o.rotations[1].textures[6] = bad),
+            Err(LoadError::IndexOutOfRange {
+                what: "sprite rotation set",
+                index: 1,
+                value: bad as u32
+            }),
+            "{bad:#x}"
+        );
+    }
+    // A section that is not a whole number of sets: shortened by a byte
+    // (the byte still there, past the section's end) or by a texture.
+    for cut in [1, 2, 15] {
+        let mut bytes = with_rotations().bytes();
+        let at = directory_entry(&bytes, b"SROT").unwrap();
+        let len = u32_at(&bytes, at + 8) - cut;
+        bytes[at + 8..at + 12].copy_from_slice(&len.to_be_bytes());
+        assert_eq!(
+            load(&bytes),
+            Err(LoadError::BadSectionLength(*b"SROT")),
+            "{cut}"
+        );
+    }
+    // Shortened by a whole set: the thing names a set that is gone.
+    let mut bytes = with_rotations().bytes();
+    let at = directory_entry(&bytes, b"SROT").unwrap();
+    bytes[at + 8..at + 12].copy_from_slice(&16u32.to_be_bytes());
+    assert!(matches!(
+        load(&bytes),
+        Err(LoadError::IndexOutOfRange {
+            what: "thing's rotations",
+            ..
+        })
+    ));
+    // Reaching past the end of the file.
+    let mut bytes = with_rotations().bytes();
+    let at = directory_entry(&bytes, b"SROT").unwrap();
+    bytes[at + 8..at + 12].copy_from_slice(&u32::MAX.to_be_bytes());
+    assert_eq!(load(&bytes), Err(LoadError::SectionOutOfBounds(*b"SROT")));
+    // Any single byte flipped: refused or usable, never a panic.
+    let bytes = with_rotations().bytes();
+    for i in 0..bytes.len() {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            if let Ok(view) = MapView::new_checked(&b) {
+                for t in view.things() {
+                    if let Some(set) = view.thing_rotations(t.rotations) {
+                        for r in 0..8 {
+                            assert!(view.texture(set.rotation(r).0).is_some());
+                        }
+                    }
+                }
             }
         }
     }

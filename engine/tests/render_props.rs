@@ -259,7 +259,7 @@ fn sprite_at(cam: Vec2) -> impl Strategy<Value = Sprite> {
         prop_oneof![(-100i32..200).prop_map(Fx::from_num), height()],
         prop_oneof![4 => 0u16..8, 1 => Just(NONE), 1 => any::<u16>()],
     )
-        .prop_map(|(pos, z, texture)| Sprite { pos, z, texture })
+        .prop_map(|(pos, z, texture)| Sprite::new(pos, z, texture))
 }
 
 /// 300 cases by default; `PROPTEST_CASES=N` for a longer run.
@@ -408,11 +408,7 @@ fn textured_extremes() {
         for y in ends {
             for z in ends {
                 for texture in [0, 4, NONE] {
-                    sprites.push(Sprite {
-                        pos: Vec2::new(x, y),
-                        z,
-                        texture,
-                    });
+                    sprites.push(Sprite::new(Vec2::new(x, y), z, texture));
                 }
             }
         }
@@ -420,11 +416,7 @@ fn textured_extremes() {
     for i in 0..level.wall_count() {
         let wall = level.wall(WallId(i as u16));
         for pos in [wall.a, wall.b] {
-            sprites.push(Sprite {
-                pos,
-                z: Fx::ZERO,
-                texture: 4,
-            });
+            sprites.push(Sprite::new(pos, Fx::ZERO, 4));
         }
     }
     for x in ends {
@@ -445,11 +437,7 @@ fn textured_extremes() {
     for (x, y, eye, deg) in [(100, 100, 41, 30), (1200, 256, 65, 0), (1800, 300, 41, 180)] {
         let cam = camera(&level, x, y, eye, deg);
         let mut here = sprites.clone();
-        here.push(Sprite {
-            pos: cam.pos,
-            z: Fx::ZERO,
-            texture: 4,
-        });
+        here.push(Sprite::new(cam.pos, Fx::ZERO, 4));
         check_scene(&level, &cam, &ink, Some(&here), 1, 1, 0);
         check_scene(
             &level,

@@ -3,7 +3,7 @@
 
 mod render_support;
 
-use engine::format::{kind, wall_flag, SideRecord, ThingRecord, SKY};
+use engine::format::{kind, wall_flag, RotationRecord, SideRecord, ThingRecord, MIRRORED, SKY};
 use engine::game::Game;
 use engine::math::{Fx, Vec2};
 use engine::render::{render, sprites_of, Frame, Scene, Sprite};
@@ -456,11 +456,7 @@ fn sprites_and_grates_are_drawn_far_to_near() {
     let (map, s) = grate_rooms(0);
     let level = Level::load(&map).unwrap();
     let cam = camera(&level, 16, 32, 32, 0);
-    let sprite = |x: i32| Sprite {
-        pos: Vec2::from_int(x, 32),
-        z: Fx::ZERO,
-        texture: s,
-    };
+    let sprite = |x: i32| Sprite::new(Vec2::from_int(x, 32), Fx::ZERO, s);
     // Behind the grate (depth 80): the bars cover it (column 8, row 8).
     let shot = shoot_scene(&level, &cam, &ink, &[sprite(96)], 16, 16);
     let text = shot.text(&ink);
@@ -522,11 +518,7 @@ fn a_sprite_before_a_wall_and_one_behind_a_corner() {
     m.origin(s, 16, 32);
     let map = load(&m);
     let level = Level::load(&map).unwrap();
-    let sprite = |x: i32, y: i32| Sprite {
-        pos: Vec2::from_int(x, y),
-        z: Fx::ZERO,
-        texture: s,
-    };
+    let sprite = |x: i32, y: i32| Sprite::new(Vec2::from_int(x, y), Fx::ZERO, s);
     // In the open, in front of the east wall: 16 columns wide at depth
     // 32 (a texel each half column), standing on the floor.
     let cam = camera(&level, 16, 200, 32, 0);
@@ -638,16 +630,8 @@ fn a_game_draws_its_decorations_and_bodies_but_not_the_player() {
     assert_eq!(
         out.as_slice(),
         [
-            Sprite {
-                pos: Vec2::from_int(200, 100),
-                z: Fx::from_num(16),
-                texture: s
-            },
-            Sprite {
-                pos: Vec2::from_int(300, 160),
-                z: Fx::from_num(16),
-                texture: s
-            },
+            Sprite::new(Vec2::from_int(200, 100), Fx::from_num(16), s),
+            Sprite::new(Vec2::from_int(300, 160), Fx::from_num(16), s),
         ]
     );
     let mut small: heapless::Vec<Sprite, 1> = heapless::Vec::new();
@@ -684,11 +668,7 @@ fn sprites_at_one_depth_keep_their_order_past_the_limit() {
     m.origin(far, 32, 16);
     let map = load(&m);
     let level = Level::load(&map).unwrap();
-    let at = |x: i32, y: i32, texture: u16| Sprite {
-        pos: Vec2::from_int(x, y),
-        z: Fx::ZERO,
-        texture,
-    };
+    let at = |x: i32, y: i32, texture: u16| Sprite::new(Vec2::from_int(x, y), Fx::ZERO, texture);
     // Farther with every one, so the last kept is always the farthest.
     let farther: Vec<Sprite> = (0..128)
         .map(|i| at(300 + 2 * i, 500 + i % 25, far))
@@ -731,11 +711,7 @@ fn too_many_sprites_or_grates_are_dropped_and_counted() {
     let map = load(&m);
     let level = Level::load(&map).unwrap();
     let sprites: Vec<Sprite> = (0..200)
-        .map(|i| Sprite {
-            pos: Vec2::from_int(66 + 2 * i, 512 + (i % 7) - 3),
-            z: Fx::ZERO,
-            texture: s,
-        })
+        .map(|i| Sprite::new(Vec2::from_int(66 + 2 * i, 512 + (i % 7) - 3), Fx::ZERO, s))
         .collect();
     let cam = camera(&level, 16, 512, 32, 0);
     let shot = shoot_scene(&level, &cam, &ink, &sprites, 16, 8);
@@ -770,4 +746,188 @@ fn too_many_sprites_or_grates_are_dropped_and_counted() {
     assert_eq!(shot.stats.portals_crossed, 8 * 40);
     assert_eq!(shot.stats.masked_dropped, 8 * 8);
     assert!(!shot.text(&ink).concat().contains('?'));
+}
+
+/// A 256-unit square room with a thing in the middle facing `angle`, its
+/// rotations DOOM's five lumps (`A1`, `A2A8`, `A3A7`, `A4A6`, `A5`),
+/// 16 x 16 texels (`lumps`: each texel's character, rotation 1 first),
+/// origin at the middle of the bottom. `seven` gives rotation 7 (A3A7
+/// mirrored in DOOM) from A3's texture: a texture, [`MIRRORED`] set to
+/// draw it mirrored.
+type Texels<'a> = &'a dyn Fn(usize, usize) -> u8;
+fn rotation_room(
+    angle: i32,
+    lumps: [Texels<'_>; 5],
+    seven: impl FnOnce(&mut Retex, u16) -> u16,
+) -> Vec<u8> {
+    let mut m = Retex::from_bytes(&build_map(&[Sec::rect(0, 0, 256, 256, 0, 128)]));
+    let lumps: Vec<u16> = lumps
+        .iter()
+        .map(|f| {
+            let t = m.texture(16, 16, f);
+            m.origin(t, 8, 16);
+            t
+        })
+        .collect();
+    let [a1, a2, a3, a4, a5] = lumps[..] else {
+        unreachable!()
+    };
+    let a7 = seven(&mut m, a3);
+    m.rotations = vec![RotationRecord {
+        textures: [a1, a2, a3, a4, a5, a4 | MIRRORED, a7, a2 | MIRRORED],
+    }];
+    m.things.push(ThingRecord {
+        x: Fx::from_num(128),
+        y: Fx::from_num(128),
+        angle: Fx::from_num(angle),
+        kind: kind::DECORATION,
+        sprite: a1,
+        rotations: 1,
+        ..Default::default()
+    });
+    load(&m)
+}
+
+/// Rotations 1 to 5 in four bands of four texel columns each.
+fn banded(c: usize, lump: usize) -> u8 {
+    [b"1234", b"5678", b"9ABD", b"EGHI", b"JKLM"][lump][c / 4]
+}
+
+/// The frame mirrored left to right.
+fn mirrored(shot: &Shot) -> Vec<Px> {
+    shot.pixels
+        .chunks(shot.width)
+        .flat_map(|row| row.iter().rev().copied())
+        .collect()
+}
+
+#[test]
+fn a_thing_shows_the_rotation_that_faces_the_camera() {
+    let ink = Ink::new();
+    let lumps: [Texels<'_>; 5] = [
+        &|c, _| banded(c, 0),
+        &|c, _| banded(c, 1),
+        &|c, _| banded(c, 2),
+        &|c, _| banded(c, 3),
+        &|c, _| banded(c, 4),
+    ];
+    let map = rotation_room(0, lumps, |_, a3| a3 | MIRRORED);
+    let level = Level::load(&map).unwrap();
+    // 16 units from the thing, eye 8 units up: the sprite covers
+    // columns 4..12, two a band, and rows 4..12.
+    let view =
+        |x: i32, y: i32, deg: i32| shoot(&level, &camera(&level, x, y, 8, deg), &ink, 16, 16);
+    // In front (east of it, looking west): rotation 1.
+    let front = view(144, 128, 180);
+    assert_frame(
+        &front,
+        &ink,
+        &[
+            "cccccccccccccccc",
+            "wwwwwwwwwwwwwwww",
+            "wwwwwwwwwwwwwwww",
+            "wwwwwwwwwwwwwwww",
+            "wwww11223344wwww",
+            "wwww11223344wwww",
+            "wwww11223344wwww",
+            "wwww11223344wwww",
+            "ffff11223344ffff",
+            "ffff11223344ffff",
+            "ffff11223344ffff",
+            "ffff11223344ffff",
+            "ffffffffffffffff",
+            "ffffffffffffffff",
+            "ffffffffffffffff",
+            "ffffffffffffffff",
+        ],
+    );
+    let row = |shot: &Shot| shot.text(&ink)[8][4..12].to_string();
+    // Behind it (west, looking east): rotation 5.
+    assert_eq!(row(&view(112, 128, 0)), "JJKKLLMM");
+    // From its left (north, looking south): rotation 3 as it is; from
+    // its right (south, looking north): rotation 7, A3A7 mirrored.
+    let left = view(128, 144, 270);
+    let right = view(128, 112, 90);
+    assert_eq!(row(&left), "99AABBDD");
+    assert_eq!(row(&right), "DDBBAA99");
+    // The room is the same seen from either side, and the two pictures
+    // are each other's mirror, pixel for pixel.
+    assert_eq!(mirrored(&right), left.pixels);
+    // From in front on its left (north-east, looking south-west):
+    // rotation 2; on its right (south-east): rotation 8, A2A8 mirrored.
+    let seen = |shot: &Shot| {
+        let mut s: Vec<char> = row(shot).chars().collect();
+        s.dedup();
+        s.into_iter().collect::<String>()
+    };
+    assert_eq!(seen(&view(140, 140, 225)), "5678");
+    assert_eq!(seen(&view(140, 116, 135)), "8765");
+    // Behind on its left, behind on its right: rotations 4 and 6.
+    assert_eq!(seen(&view(116, 140, 315)), "EGHI");
+    assert_eq!(seen(&view(116, 116, 45)), "IHGE");
+    // Facing north, the thing shows rotation 1 to the north, rotation 3
+    // to the west (its left) and 7, mirrored, to the east.
+    let north = rotation_room(90, lumps, |_, a3| a3 | MIRRORED);
+    let north = Level::load(&north).unwrap();
+    let view =
+        |x: i32, y: i32, deg: i32| shoot(&north, &camera(&north, x, y, 8, deg), &ink, 16, 16);
+    assert_eq!(row(&view(128, 144, 270)), "11223344");
+    assert_eq!(row(&view(112, 128, 0)), "99AABBDD");
+    assert_eq!(row(&view(144, 128, 180)), "DDBBAA99");
+    assert_eq!(row(&view(128, 112, 90)), "JJKKLLMM");
+    // The player's picture (`Scene::of_game`) and the list of sprites
+    // `sprites_of` gives show the same rotations.
+    let game = Game::new(Level::load(&map).unwrap());
+    let mut list: heapless::Vec<Sprite, 4> = heapless::Vec::new();
+    assert_eq!(sprites_of(&game, &mut list), 0);
+    assert_eq!(list[0].rotations, 1);
+    for (x, y, deg) in [(144, 128, 180), (128, 112, 90), (116, 116, 45)] {
+        let cam = camera(&level, x, y, 8, deg);
+        let by_list = shoot_scene(&level, &cam, &ink, &list, 16, 16);
+        assert_eq!(by_list.pixels, shoot(&level, &cam, &ink, 16, 16).pixels);
+    }
+}
+
+#[test]
+fn a_mirrored_rotation_is_its_texture_read_from_the_right() {
+    // Rotation 7 as A3A7 mirrored, and as a texture of its own holding
+    // A3's columns in the opposite order (its origin where A3's is):
+    // the same pixels from anywhere the thing shows rotation 7, the
+    // sprite near or far, whole or cut by the screen's edge.
+    let ink = Ink::new();
+    // A3: every column different.
+    let a3 = |c: usize, r: usize| BANDS[(c + r) % 16];
+    let plain = |_: usize, _: usize| b'x';
+    let lumps: [Texels<'_>; 5] = [&plain, &plain, &a3, &plain, &plain];
+    let flagged = rotation_room(0, lumps, |_, a3| a3 | MIRRORED);
+    let own = rotation_room(0, lumps, |m, _| {
+        let t = m.texture(16, 16, |c, r| a3(15 - c, r));
+        m.origin(t, 8, 16);
+        t
+    });
+    let flagged_level = Level::load(&flagged).unwrap();
+    let own_level = Level::load(&own).unwrap();
+    let mut compared = 0;
+    for (x, y, deg) in [
+        (128, 112, 90),
+        (120, 100, 80),
+        (135, 96, 95),
+        (128, 60, 90),
+        (128, 120, 90),
+        (110, 104, 60),
+        (140, 100, 120),
+    ] {
+        let a = shoot(
+            &flagged_level,
+            &camera(&flagged_level, x, y, 8, deg),
+            &ink,
+            24,
+            16,
+        );
+        let b = shoot(&own_level, &camera(&own_level, x, y, 8, deg), &ink, 24, 16);
+        assert_eq!(a.text(&ink), b.text(&ink), "from ({x}, {y}) at {deg}");
+        assert_eq!(a.stats.sprites_drawn, 1);
+        compared += 1;
+    }
+    assert_eq!(compared, 7);
 }

@@ -38,8 +38,8 @@ use std::collections::HashMap;
 use engine::config;
 use engine::format::blockmap::{for_each_block_touching_segment, Grid};
 use engine::format::{
-    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, SectorRecord, SideRecord,
-    SubsectorRecord, ThingRecord, VertexRecord, WallRecord, NONE, NO_SECTOR,
+    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, RotationRecord, SectorRecord,
+    SideRecord, SubsectorRecord, ThingRecord, VertexRecord, WallRecord, MIRRORED, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 
@@ -389,9 +389,13 @@ fn check_heights(i: usize, floor: Fx, ceiling: Fx) -> Result<(), BuildError> {
     Ok(())
 }
 
-/// Things in range, with valid angles, radii and sprites (`sprite_ok`),
-/// and a player start among them.
-fn check_things(things: &[ThingRecord], sprite_ok: impl Fn(u16) -> bool) -> Result<(), BuildError> {
+/// Things in range, with valid angles, radii, sprites (`sprite_ok`) and
+/// rotations (one of the `rotation_sets`), and a player start among them.
+fn check_things(
+    things: &[ThingRecord],
+    rotation_sets: usize,
+    sprite_ok: impl Fn(u16) -> bool,
+) -> Result<(), BuildError> {
     for (i, t) in things.iter().enumerate() {
         if !in_range(t.x) || !in_range(t.y) {
             return Err(err(
@@ -412,6 +416,9 @@ fn check_things(things: &[ThingRecord], sprite_ok: impl Fn(u16) -> bool) -> Resu
         }
         if !sprite_ok(t.sprite) {
             return Err(err(Site::Thing(i), "sprite index out of range"));
+        }
+        if t.rotations as usize > rotation_sets {
+            return Err(err(Site::Thing(i), "rotation set index out of range"));
         }
     }
     if !things
@@ -483,7 +490,7 @@ fn check_values(map: &SourceMap) -> Result<(), BuildError> {
         }
     }
     // Text maps give things no sprites.
-    check_things(&map.things, |t| t == NONE)
+    check_things(&map.things, 0, |t| t == NONE)
 }
 
 /// A point as raw 16.16 bits, for exact integer geometry.
@@ -754,6 +761,7 @@ pub fn build_textured(
         sectors: &sectors,
         sector_walls: &sector_walls,
         things: &map.things,
+        rotations: &[],
         grid: &grid,
         lists: &lists,
         textures: packed.as_ref(),
@@ -955,6 +963,9 @@ pub struct WallMap {
     pub sectors: Vec<SectorRecord>,
     /// Player starts and entity spawns.
     pub things: Vec<ThingRecord>,
+    /// The sprite rotation sets things refer to (`rotations` n: entry
+    /// n - 1).
+    pub rotations: Vec<RotationRecord>,
     /// The textures sides, sectors and things refer to.
     pub textures: PackedTextures,
     /// A BSP to keep (a DOOM map's own), walls numbered as in `walls`;
@@ -1028,6 +1039,7 @@ pub fn build_walls(
         sectors: &sectors,
         sector_walls: &sector_walls,
         things: &map.things,
+        rotations: &map.rotations,
         grid: &grid,
         lists: &lists,
         textures: Some(&map.textures),
@@ -1078,6 +1090,11 @@ fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
         too_many("walls", map.walls.len(), config::MAX_WALLS),
         too_many("sectors", map.sectors.len(), config::MAX_SECTORS),
         too_many("things", map.things.len(), config::MAX_THINGS),
+        too_many(
+            "sprite rotation sets",
+            map.rotations.len(),
+            config::MAX_THINGS,
+        ),
         too_many("wall sides", map.sides.len(), 2 * config::MAX_WALLS),
         too_many("textures", map.textures.records.len(), config::MAX_TEXTURES),
     ])?;
@@ -1119,7 +1136,19 @@ fn check_wall_map(map: &WallMap) -> Result<(), BuildError> {
             return Err(err(site, "zero-length wall: both ends at the same point"));
         }
     }
-    check_things(&map.things, |t| texture_ok(t, false))
+    for (i, r) in map.rotations.iter().enumerate() {
+        if !r
+            .textures
+            .iter()
+            .all(|&t| ((t & !MIRRORED) as usize) < textures)
+        {
+            return Err(err(
+                Site::Map,
+                format!("sprite rotation set {i}: texture index out of range"),
+            ));
+        }
+    }
+    check_things(&map.things, map.rotations.len(), |t| texture_ok(t, false))
 }
 
 /// Everything the shared tail emits.
@@ -1132,6 +1161,7 @@ struct Parts<'a> {
     sectors: &'a [SectorRecord],
     sector_walls: &'a [u16],
     things: &'a [ThingRecord],
+    rotations: &'a [RotationRecord],
     grid: &'a Grid,
     lists: &'a [Vec<u16>],
     textures: Option<&'a PackedTextures>,
@@ -1175,6 +1205,7 @@ fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
         sectors: p.sectors,
         sector_walls: p.sector_walls,
         things: p.things,
+        rotations: p.rotations,
         blockmap: BlockmapRepr {
             origin_x: grid.origin_x,
             origin_y: grid.origin_y,

@@ -114,7 +114,8 @@ fn num(v: Fx) -> Value {
 ///  "sides":[{"x_offset","y_offset","upper","middle","lower"}],
 ///  "sectors":[{"floor","ceiling","light","floor_color","ceiling_color",
 ///              "wall_color","walls":[..],"floor_texture","ceiling_texture"}],
-///  "things":[{"x","y","angle","radius","kind","type","sprite"}],
+///  "things":[{"x","y","angle","radius","kind","type","sprite",
+///             "rotations":[{"texture","mirrored"}]}],
 ///  "player_start":{"x","y","angle"},
 ///  "textures":[{"name","width","height","flags"}], "sky",
 ///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"},
@@ -128,7 +129,11 @@ fn num(v: Fx) -> Value {
 /// `null` only for a map the engine would refuse anyway. Texture indices
 /// (`front_side`/`back_side` into `sides`; `upper`, `middle`, `lower`,
 /// `sprite`, `sky` and the sector textures into `textures`) are `null` for
-/// none; a sector texture may also be `"sky"`. `bsp` is `null` for a map
+/// none; a sector texture may also be `"sky"`. A thing's `rotations` are
+/// `null` for a thing drawn with its `sprite` from every side, else the
+/// eight textures of its rotations 1 to 8 (see
+/// [`engine::format::RotationRecord`]), each with whether it is drawn
+/// mirrored. `bsp` is `null` for a map
 /// without one; a box is `[top, bottom, left, right]`, a child
 /// `{"node": i}` or `{"subsector": i}`, the root the last node.
 pub fn to_json(view: &MapView<'_>) -> Value {
@@ -194,6 +199,15 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "type": t.type_id,
                 "sprite": index(t.sprite),
                 "solid": t.kind == kind::SOLID,
+                "rotations": view.thing_rotations(t.rotations).map_or(Value::Null, |set| {
+                    (0..8)
+                        .map(|r| {
+                            let (texture, mirrored) = set.rotation(r);
+                            json!({"texture": texture, "mirrored": mirrored})
+                        })
+                        .collect::<Vec<Value>>()
+                        .into()
+                }),
             })
         })
         .collect();

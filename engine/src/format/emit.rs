@@ -3,9 +3,9 @@
 use super::blockmap::{blocks_touching_disc, BlockRange, Grid};
 use super::bytes::Writer;
 use super::{
-    kind, size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, SectorRecord, SideRecord,
-    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN,
-    HEADER_LEN, MAGIC, VERSION,
+    kind, size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, RotationRecord, SectorRecord,
+    SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord,
+    DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
 };
 use crate::math::Vec2;
 
@@ -27,6 +27,8 @@ pub struct MapRepr<'a> {
     pub sector_walls: &'a [u16],
     /// Things.
     pub things: &'a [ThingRecord],
+    /// The sprite rotation sets things refer to (none: no `SROT`).
+    pub rotations: &'a [RotationRecord],
     /// The blockmap.
     pub blockmap: BlockmapRepr<'a>,
     /// The texture directory.
@@ -65,7 +67,7 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 18;
+const MAX_EMITTED: usize = 19;
 
 impl MapRepr<'_> {
     fn grid(&self) -> Grid {
@@ -108,6 +110,12 @@ impl MapRepr<'_> {
             self.sector_walls.len() * size::SECTOR_WALL,
         );
         add(tag::THINGS, self.things.len() * size::THING);
+        if !self.rotations.is_empty() {
+            add(
+                tag::SPRITE_ROTATIONS,
+                self.rotations.len() * size::SPRITE_ROTATIONS,
+            );
+        }
         add(
             tag::BLOCKMAP,
             size::BLOCKMAP_HEADER
@@ -240,7 +248,14 @@ impl MapRepr<'_> {
                     w.u16(t.kind);
                     w.u16(t.type_id);
                     w.u16(t.sprite);
-                    w.u16(0);
+                    w.u16(t.rotations);
+                }
+            }
+            tag::SPRITE_ROTATIONS => {
+                for r in self.rotations {
+                    for &e in &r.textures {
+                        w.u16(e);
+                    }
                 }
             }
             tag::BLOCKMAP => {

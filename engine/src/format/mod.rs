@@ -22,7 +22,8 @@
 //! | `SIDE` | [`SideRecord`]      | 10    | x offset, y offset: i16; upper, middle, lower texture: u16 |
 //! | `SECT` | [`SectorRecord`]    | 24    | floor, ceiling: 16.16; light, 3 colours: u8; first, count into `SWAL`: u32; floor, ceiling texture: u16 |
 //! | `SWAL` | `u16`               | 2     | wall indices, each sector's run contiguous |
-//! | `THNG` | [`ThingRecord`]     | 24    | x, y, angle (degrees), radius: 16.16; kind, type, sprite, 0: u16 |
+//! | `THNG` | [`ThingRecord`]     | 24    | x, y, angle (degrees), radius: 16.16; kind, type, sprite, rotations: u16 |
+//! | `SROT` | [`RotationRecord`]  | 16    | optional sprite rotations: 8 x u16, the texture of rotation 1..8 ([`MIRRORED`] set: drawn mirrored) |
 //! | `BMAP` | [`BlockmapRepr`]    | var.  | origin x, y: i32 units; size, cols, rows, 0: u16; cols*rows+1 `u32` list offsets; `u16` wall indices |
 //! | `TXDR` | [`TextureRecord`]   | 16    | width, height: u16; pixel offset: u32; flags, transparent index: u8; left, top offset: i16; 0: u16 |
 //! | `TXPX` | `u8`                | var.  | texture pixels (palette indices), each texture column-major |
@@ -51,6 +52,16 @@
 //! block's list sorted; [`MapRepr::emit`] builds the lists from the things
 //! and the blockmap's grid, and the loader checks them as it checks the
 //! walls' lists, so collision finds a solid thing by its block.
+//!
+//! A thing's `rotations` is 0 for a thing drawn with its `sprite` from
+//! every side, or `n` for entry `n - 1` of `SROT`: DOOM's eight rotations
+//! of a frame (`POSSA1`, `POSSA2A8`, ...), one texture for each eighth of
+//! the circle around the thing, chosen as DOOM's `R_ProjectSprite`
+//! chooses them (see [`RotationRecord`]). Its `sprite` is then rotation
+//! 1's texture, so a reader that ignores rotations still draws the
+//! thing's front. (The field was written 0 before `SROT` existed, with
+//! the same meaning, and an older engine skips the section: no version
+//! change.)
 //!
 //! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS` (the
 //! WAD's own for a DOOM-format map when it can be kept, else the
@@ -96,6 +107,9 @@ pub const NONE: u16 = u16::MAX;
 pub const NO_SECTOR: u16 = NONE;
 /// A sector texture that shows the sky.
 pub const SKY: u16 = u16::MAX - 1;
+/// The bit of a [`RotationRecord`] entry that draws its texture mirrored
+/// (the rest is the texture's index).
+pub const MIRRORED: u16 = 0x8000;
 
 /// Section tags.
 pub mod tag {
@@ -135,6 +149,8 @@ pub mod tag {
     pub const BSP_SUBSECTORS: [u8; 4] = *b"BSUB";
     /// Solid things by block.
     pub const SOLID_THINGS: [u8; 4] = *b"STBK";
+    /// Optional sprite rotation sets.
+    pub const SPRITE_ROTATIONS: [u8; 4] = *b"SROT";
 }
 
 /// Record sizes in bytes.
@@ -171,6 +187,8 @@ pub mod size {
     pub const BSP_NODE: usize = 52;
     /// [`super::BspSegRecord`].
     pub const BSP_SEG: usize = 20;
+    /// [`super::RotationRecord`].
+    pub const SPRITE_ROTATIONS: usize = 16;
     /// [`super::SubsectorRecord`].
     pub const BSP_SUBSECTOR: usize = 8;
 }
@@ -323,6 +341,37 @@ pub struct ThingRecord {
     pub type_id: u16,
     /// Sprite texture, or [`NONE`].
     pub sprite: u16,
+    /// 0 for none (`sprite` from every side), else `n` for the rotation
+    /// set `n - 1` of `SROT` (see [`RotationRecord`]); `sprite` is then
+    /// its rotation 1.
+    pub rotations: u16,
+}
+
+/// A sprite frame seen from eight sides (DOOM's `A1`..`A8`): the texture
+/// of each rotation, [`MIRRORED`] set for one drawn mirrored (the
+/// texture's columns read from the right over the same span, as DOOM
+/// draws `POSSA8` from the lump `POSSA2A8`).
+///
+/// Rotation 1 is seen from in front of the thing, and rotation `r + 1`
+/// from `45 * r` degrees counter-clockwise round from there (3 from the
+/// thing's left, 5 from behind, 7 from its right): DOOM's
+/// `(angle from the viewer to the thing - thing's angle + 202.5 degrees)
+/// / 45 degrees`, rounded down, taken modulo 8.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct RotationRecord {
+    /// Rotations 1 to 8: a texture index, with [`MIRRORED`] set to draw
+    /// it mirrored.
+    pub textures: [u16; 8],
+}
+
+impl RotationRecord {
+    /// Rotation `r` (0 for DOOM's rotation 1, taken modulo 8): its
+    /// texture and whether it is drawn mirrored.
+    #[inline]
+    pub fn rotation(&self, r: usize) -> (u16, bool) {
+        let e = self.textures[r % 8];
+        (e & !MIRRORED, e & MIRRORED != 0)
+    }
 }
 
 /// A box on one side of a BSP node's partition, 16.16 map units.
@@ -460,6 +509,7 @@ impl Default for ThingRecord {
             kind: 0,
             type_id: 0,
             sprite: NONE,
+            rotations: 0,
         }
     }
 }

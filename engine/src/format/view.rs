@@ -5,8 +5,9 @@ use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
-    kind, size, tag, LoadError, SectorRecord, SideRecord, TextureRecord, ThingRecord, VertexRecord,
-    WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS, NONE, NO_SECTOR, SKY, VERSION,
+    kind, size, tag, LoadError, RotationRecord, SectorRecord, SideRecord, TextureRecord,
+    ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS,
+    MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
@@ -30,6 +31,7 @@ pub struct MapView<'a> {
     sectors: &'a [u8],
     sector_walls: &'a [u8],
     things: &'a [u8],
+    rotations: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
     solid_things: BlockLists<'a>,
@@ -52,7 +54,7 @@ struct BlockLists<'a> {
     entries: &'a [u8],
 }
 
-const KNOWN: [[u8; 4]; 18] = [
+const KNOWN: [[u8; 4]; 19] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -71,6 +73,7 @@ const KNOWN: [[u8; 4]; 18] = [
     tag::BSP_SEGS,
     tag::BSP_SUBSECTORS,
     tag::SOLID_THINGS,
+    tag::SPRITE_ROTATIONS,
 ];
 
 struct Sections<'a> {
@@ -173,6 +176,10 @@ impl<'a> MapView<'a> {
         let sectors = sections.records(tag::SECTORS, size::SECTOR)?;
         let sector_walls = sections.records(tag::SECTOR_WALLS, size::SECTOR_WALL)?;
         let things = sections.records(tag::THINGS, size::THING)?;
+        let rotations = match sections.get(tag::SPRITE_ROTATIONS) {
+            Some(body) => whole_records(body, tag::SPRITE_ROTATIONS, size::SPRITE_ROTATIONS)?,
+            None => &[],
+        };
         let bmap = sections
             .get(tag::BLOCKMAP)
             .ok_or(LoadError::MissingSection(tag::BLOCKMAP))?;
@@ -209,6 +216,13 @@ impl<'a> MapView<'a> {
         too_many("sectors", ns, config::MAX_SECTORS)?;
         too_many("sector wall entries", nsw, 2 * config::MAX_WALLS)?;
         too_many("things", nt, config::MAX_THINGS)?;
+        // (Each set is some thing's, or no thing's: never more sets than
+        // things are useful.)
+        too_many(
+            "sprite rotation sets",
+            rotations.len() / size::SPRITE_ROTATIONS,
+            config::MAX_THINGS,
+        )?;
         too_many("sides", sides.len() / size::SIDE, 2 * config::MAX_WALLS)?;
         too_many(
             "textures",
@@ -233,6 +247,7 @@ impl<'a> MapView<'a> {
             sectors,
             sector_walls,
             things,
+            rotations,
             title,
             blockmap,
             solid_things: BlockLists::default(),
@@ -243,6 +258,7 @@ impl<'a> MapView<'a> {
         view.check_sides()?;
         view.check_walls()?;
         view.check_sectors()?;
+        view.check_rotations()?;
         view.check_things()?;
         view.check_blockmap()?;
         view.solid_things = view.check_solid_things(sections.get(tag::SOLID_THINGS))?;
@@ -430,10 +446,34 @@ impl<'a> MapView<'a> {
                 });
             }
             self.check_texture_ref("thing", i, t.sprite, false)?;
+            if t.rotations as usize > self.rotation_set_count() {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "thing's rotations",
+                    index: i,
+                    value: t.rotations as u32,
+                });
+            }
             player |= t.kind == kind::PLAYER_START;
         }
         if !player {
             return Err(LoadError::NoPlayerStart);
+        }
+        Ok(())
+    }
+
+    /// Every rotation names a texture, as a thing's sprite may (but not
+    /// [`NONE`]: a set has all eight).
+    fn check_rotations(&self) -> Result<(), LoadError> {
+        for i in 0..self.rotation_set_count() {
+            for e in self.rotation_set(i).textures {
+                if (e & !MIRRORED) as usize >= self.texture_count() {
+                    return Err(LoadError::IndexOutOfRange {
+                        what: "sprite rotation set",
+                        index: i,
+                        value: e as u32,
+                    });
+                }
+            }
         }
         Ok(())
     }
@@ -718,6 +758,28 @@ impl<'a> MapView<'a> {
             .map(thing_record)
     }
 
+    /// Number of sprite rotation sets (entries of `SROT`).
+    pub fn rotation_set_count(&self) -> usize {
+        self.rotations.len() / size::SPRITE_ROTATIONS
+    }
+
+    /// Sprite rotation set `i` (all zeros for an index out of range).
+    pub fn rotation_set(&self, i: usize) -> RotationRecord {
+        let d = record(self.rotations, i).unwrap_or(&[0; size::SPRITE_ROTATIONS]);
+        RotationRecord {
+            textures: core::array::from_fn(|r| u16_at(d, 2 * r)),
+        }
+    }
+
+    /// The rotation set a thing's `rotations` field names (`n` for set
+    /// `n - 1`), or `None` for 0 (or, in a view that did not check it, a
+    /// set that does not exist).
+    #[inline]
+    pub fn thing_rotations(&self, rotations: u16) -> Option<RotationRecord> {
+        let i = (rotations as usize).checked_sub(1)?;
+        (i < self.rotation_set_count()).then(|| self.rotation_set(i))
+    }
+
     /// The first player start (validation guarantees there is one).
     pub fn player_start(&self) -> ThingRecord {
         self.things()
@@ -952,6 +1014,7 @@ fn thing_record(d: &[u8; size::THING]) -> ThingRecord {
         kind: u16_at(d, 16),
         type_id: u16_at(d, 18),
         sprite: u16_at(d, 20),
+        rotations: u16_at(d, 22),
     }
 }
 

@@ -24,7 +24,8 @@
 //!   columns per turn, as DOOM draws it) where a sector's texture is
 //!   [`crate::format::SKY`], including DOOM's hack that shows sky instead
 //!   of the upper wall between two sky ceilings.
-//! * Sprites: billboards at their texture's origin, clipped column by
+//! * Sprites: billboards at their texture's origin, the rotation that
+//!   faces the camera for a thing with DOOM's eight, clipped column by
 //!   column against the walls in front of them, drawn far to near
 //!   together with the see-through wall textures.
 //! * Light: DOOM's model (see `light`): 32 light maps chosen by sector
@@ -251,7 +252,10 @@ impl<'s, 'a> Scene<'s, 'a> {
 ///
 /// Sprites are billboards facing the camera, one texel per map unit,
 /// placed by their texture's origin (`left` columns left of `pos`, row
-/// `top` at `z`), lit by the sector they stand in, clipped column by
+/// `top` at `z`); one with rotations shows the one that faces the camera
+/// ([`crate::format::RotationRecord`]; a mirrored one reads its texture's
+/// columns from the right, over the same screen columns, as DOOM does);
+/// lit by the sector they stand in, clipped column by
 /// column against the walls in front of them and drawn far to near,
 /// interleaved with see-through wall textures. Sprites nearer than 4
 /// units are not drawn; past [`MAX_VISIBLE_SPRITES`] in view the farthest
@@ -623,7 +627,14 @@ impl<P: Pixel> FrameContext<'_, '_, '_, P> {
         // Where this column's ray passes the sprite's plane, from the
         // texture's left edge, in texels.
         let side = (self.view.slope(self.x) * v.depth) >> 16;
-        let column = ((side - v.left) >> 16).clamp(0, v.texture.width as i64 - 1) as i32;
+        let last = v.texture.width as i64 - 1;
+        let column = ((side - v.left) >> 16).clamp(0, last) as i32;
+        // Mirrored: the same span, its columns from the right.
+        let column = if v.mirrored {
+            last as i32 - column
+        } else {
+            column
+        };
         let step = self.view.per_row(v.depth);
         let (y0, y1) = (top as usize, bottom as usize);
         // (The texel row of screen row 0: the rows are worked out once a

@@ -1,5 +1,10 @@
 //! Sprites: billboards facing the camera, placed as DOOM places them.
 //!
+//! A map thing with rotations (DOOM's `A1`..`A8`) shows the one that
+//! faces the camera, chosen as DOOM's `R_ProjectSprite` chooses it (see
+//! [`crate::format::RotationRecord`]); a mirrored one reads its
+//! texture's columns from the right over the same columns of the screen.
+//!
 //! A sprite's texture stands upright at the sprite's position, one texel
 //! per map unit: texture column `left` (the texture's origin) over the
 //! position, row `top` at the feet. Projection (this module) decides which
@@ -17,7 +22,7 @@ use super::portal::View;
 use super::RenderStats;
 use crate::format::{kind, TextureView, NONE};
 use crate::game::Game;
-use crate::math::{Fx, Vec2};
+use crate::math::{Angle, Fx, Vec2};
 use crate::world::{Level, SectorId};
 
 /// Most sprites drawn in one frame (DOOM's `MAXVISSPRITES`); the farthest
@@ -37,6 +42,26 @@ pub struct Sprite {
     pub z: Fx,
     /// Its texture (its `left` and `top` place it; [`NONE`] draws nothing).
     pub texture: u16,
+    /// Its facing, degrees counter-clockwise from east (what chooses
+    /// among its rotations).
+    pub angle: Fx,
+    /// Its rotations as a map thing gives them: 0 for none (`texture`
+    /// from every side), `n` for the map's rotation set `n - 1` (see
+    /// [`crate::format::ThingRecord::rotations`]).
+    pub rotations: u16,
+}
+
+impl Sprite {
+    /// A sprite showing `texture` from every side.
+    pub const fn new(pos: Vec2, z: Fx, texture: u16) -> Sprite {
+        Sprite {
+            pos,
+            z,
+            texture,
+            angle: Fx::ZERO,
+            rotations: 0,
+        }
+    }
 }
 
 /// A sprite as the renderer takes it in: the feet's height and the sector
@@ -47,6 +72,9 @@ pub(crate) struct Source {
     pub(crate) z: Option<Fx>,
     pub(crate) sector: Option<SectorId>,
     pub(crate) texture: u16,
+    /// Facing, degrees, and rotations, as [`Sprite`]'s.
+    pub(crate) angle: Fx,
+    pub(crate) rotations: u16,
 }
 
 impl From<&Sprite> for Source {
@@ -56,13 +84,15 @@ impl From<&Sprite> for Source {
             z: Some(s.z),
             sector: None,
             texture: s.texture,
+            angle: s.angle,
+            rotations: s.rotations,
         }
     }
 }
 
 /// The map's decorations: things that stay where they stand
 /// ([`kind::is_fixed`]: decorations and solid things) with a sprite, on
-/// the floor.
+/// the floor, with their rotations.
 pub(crate) fn decorations<'a>(level: &Level<'a>) -> impl Iterator<Item = Source> + 'a {
     level.map().things().filter_map(|t| {
         (kind::is_fixed(t.kind) && t.sprite != NONE).then_some(Source {
@@ -70,11 +100,14 @@ pub(crate) fn decorations<'a>(level: &Level<'a>) -> impl Iterator<Item = Source>
             z: None,
             sector: None,
             texture: t.sprite,
+            angle: t.angle,
+            rotations: t.rotations,
         })
     })
 }
 
-/// Every body of `game` but the player's that has a sprite.
+/// Every body of `game` but the player's that has a sprite (one picture
+/// from every side: a body has no facing).
 pub(crate) fn bodies<'g>(game: &'g Game<'_>) -> impl Iterator<Item = Source> + 'g {
     game.bodies()
         .iter()
@@ -85,6 +118,8 @@ pub(crate) fn bodies<'g>(game: &'g Game<'_>) -> impl Iterator<Item = Source> + '
             z: Some(b.at.z),
             sector: Some(b.at.sector),
             texture: b.sprite,
+            angle: Fx::ZERO,
+            rotations: 0,
         })
 }
 
@@ -100,6 +135,8 @@ pub fn sprites_of<const N: usize>(game: &Game<'_>, out: &mut HVec<Sprite, N>) ->
             pos: s.pos,
             z,
             texture: s.texture,
+            angle: s.angle,
+            rotations: s.rotations,
         };
         if out.push(sprite).is_err() {
             dropped += 1;
@@ -118,8 +155,11 @@ fn floor_at(level: &Level<'_>, pos: Vec2) -> Fx {
 /// A sprite in view, projected.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Visible<'a> {
-    /// Its texture.
+    /// Its texture (the rotation seen, for a thing with rotations).
     pub(crate) texture: TextureView<'a>,
+    /// Whether the texture is drawn mirrored: column `c` from its left
+    /// edge shows texture column `width - 1 - c`.
+    pub(crate) mirrored: bool,
     /// Depth, 16.16 bits, at least 4 units.
     pub(crate) depth: i64,
     /// Position relative to the camera, 16.16 bits.
@@ -206,7 +246,11 @@ pub(crate) fn project<'a>(
         if depth < MIN_SPRITE_DEPTH {
             continue;
         }
-        let Some(texture) = map.texture(s.texture) else {
+        let (texture, mirrored) = match map.thing_rotations(s.rotations) {
+            Some(set) => set.rotation(rotation_seen(x, y, s.angle)),
+            None => (s.texture, false),
+        };
+        let Some(texture) = map.texture(texture) else {
             continue;
         };
         let left = side - ((texture.left as i64) << 16);
@@ -234,6 +278,7 @@ pub(crate) fn project<'a>(
         }
         let v = Visible {
             texture,
+            mirrored,
             depth,
             x,
             y,
@@ -277,5 +322,140 @@ pub(crate) fn project<'a>(
     if replaced {
         // Only past the limit: arrival order (the indices are distinct).
         out.sort_unstable_by_key(|v| v.index);
+    }
+}
+
+/// Which of its eight rotations (0 for DOOM's rotation 1) a thing facing
+/// `angle` (degrees) shows to a camera `(x, y)` (16.16 bits) away from it
+/// (the thing minus the camera): DOOM's `R_ProjectSprite`,
+/// `(angle to the thing - its angle + 202.5 degrees) / 45 degrees`
+/// rounded down, modulo 8. Exactly that, without an arctangent: the
+/// offset turned by `202.5 - angle` degrees, and the eighth of the circle
+/// it points into.
+pub(crate) fn rotation_seen(x: i64, y: i64, angle: Fx) -> usize {
+    // 202.5 degrees less the angle, in [0, 360) for any angle.
+    let turn = ((202 << 16) + (1 << 15) - angle.to_bits() as i64).rem_euclid(360 << 16);
+    let turn = Angle::from_degrees(Fx::from_bits(turn as i32));
+    let (c, s) = turn.cos_sin();
+    let (c, s) = (c.to_bits() as i64, s.to_bits() as i64);
+    // |x|, |y| < 2^33 and |c|, |s| <= 2^16: no overflow.
+    octant(x * c - y * s, x * s + y * c)
+}
+
+/// The eighth of the circle `(x, y)` points into: its angle from east,
+/// counter-clockwise, divided by 45 degrees and rounded down (0 to 7;
+/// a boundary belongs to the eighth it starts).
+pub(crate) fn octant(x: i64, y: i64) -> usize {
+    // The lower half, turned half a turn, is the upper half.
+    let (x, y, half) = if y < 0 || (y == 0 && x < 0) {
+        (-x, -y, 4)
+    } else {
+        (x, y, 0)
+    };
+    // Now the angle lies in [0, 180): y >= 0, and x >= 0 where y = 0.
+    half + if x > y {
+        0
+    } else if x > 0 {
+        1
+    } else if y > -x {
+        2
+    } else {
+        3
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    extern crate std;
+
+    /// DOOM's rule in floating point: the angle from the camera to the
+    /// thing less the thing's, plus 202.5 degrees, in eighths of a turn.
+    fn doom_rotation(x: f64, y: f64, angle: f64) -> usize {
+        let to_thing = y.atan2(x).to_degrees();
+        ((to_thing - angle + 202.5).rem_euclid(360.0) / 45.0).floor() as usize % 8
+    }
+
+    #[test]
+    fn octants_split_the_circle_at_every_45_degrees() {
+        // On the axes and diagonals: each boundary opens its eighth.
+        let points = [
+            (1, 0),
+            (1, 1),
+            (0, 1),
+            (-1, 1),
+            (-1, 0),
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+        ];
+        for (i, (x, y)) in points.into_iter().enumerate() {
+            assert_eq!(octant(x << 20, y << 20), i, "({x}, {y})");
+            // Just short of the boundary: the eighth before.
+            let (bx, by) = (x * (1 << 20) + y, y * (1 << 20) - x);
+            assert_eq!(octant(bx, by), (i + 7) % 8, "before ({x}, {y})");
+        }
+        // Every direction a few degrees off the boundaries, far and near.
+        for tenth in 0..3600 {
+            let deg = tenth as f64 / 10.0;
+            if (deg % 45.0).min(45.0 - deg % 45.0) < 0.01 {
+                continue;
+            }
+            for r in [1000.0, 65536.0, 4.0e9] {
+                let (x, y) = (r * deg.to_radians().cos(), r * deg.to_radians().sin());
+                let want = (deg / 45.0) as usize;
+                assert_eq!(octant(x as i64, y as i64), want, "{deg} degrees, {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_rotation_seen_is_dooms() {
+        // A thing facing east, seen from in front (east of it), from its
+        // left (north), from behind and from its right: DOOM's rotations
+        // 1, 3, 5 and 7 (0, 2, 4 and 6 counted from 0).
+        let d = 64 << 16;
+        let east = Fx::ZERO;
+        assert_eq!(rotation_seen(-d, 0, east), 0);
+        assert_eq!(rotation_seen(0, -d, east), 2);
+        assert_eq!(rotation_seen(d, 0, east), 4);
+        assert_eq!(rotation_seen(0, d, east), 6);
+        // Facing north, seen from the north: in front.
+        assert_eq!(rotation_seen(0, -d, Fx::from_num(90)), 0);
+        // Against the rule in floating point, for every thing angle DOOM
+        // maps use and some others, from all round (off the boundaries,
+        // where the sine table's rounding may fall either way).
+        for angle in [
+            0.0, 45.0, 90.0, 135.0, 180.0, 225.0, 270.0, 315.0, 30.0, 359.5,
+        ] {
+            for tenth in 0..3600 {
+                let deg = tenth as f64 / 10.0;
+                let off = (deg - angle + 202.5).rem_euclid(45.0);
+                if off.min(45.0 - off) < 0.05 {
+                    continue;
+                }
+                let (x, y) = (-deg.to_radians().cos(), -deg.to_radians().sin());
+                // (x, y): the thing less the camera, the camera at `deg`
+                // round from the thing.
+                let (x, y) = (x * 200.0, y * 200.0);
+                let fx = |v: f64| (v * 65536.0) as i64;
+                assert_eq!(
+                    rotation_seen(fx(x), fx(y), Fx::from_num(angle)),
+                    doom_rotation(x, y, angle),
+                    "thing at {angle}, camera at {deg}"
+                );
+            }
+        }
+        // Any angle, however far out of [0, 360): no overflow, the same
+        // answer as the angle wrapped.
+        for bits in [i32::MIN, i32::MAX, -(1 << 16)] {
+            let wrapped = Fx::from_bits((bits as i64).rem_euclid(360 << 16) as i32);
+            for (x, y) in [(-d, 0), (3 * d, -d), (0, d)] {
+                assert_eq!(
+                    rotation_seen(x, y, Fx::from_bits(bits)),
+                    rotation_seen(x, y, wrapped)
+                );
+            }
+        }
     }
 }

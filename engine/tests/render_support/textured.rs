@@ -3,8 +3,9 @@
 //! surfaces added record by record and the map emitted again.
 
 use engine::format::{
-    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, MapView, SectorRecord, SideRecord,
-    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, NONE,
+    BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, MapView, RotationRecord,
+    SectorRecord, SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord,
+    WallRecord, NONE,
 };
 use engine::math::Vec2;
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -19,6 +20,8 @@ pub struct Retex {
     pub sectors: Vec<SectorRecord>,
     pub sector_walls: Vec<u16>,
     pub things: Vec<ThingRecord>,
+    /// Sprite rotation sets.
+    pub rotations: Vec<RotationRecord>,
     pub grid: Grid,
     pub sides: Vec<SideRecord>,
     pub textures: Vec<TextureRecord>,
@@ -53,6 +56,9 @@ impl Retex {
             sectors,
             sector_walls,
             things: view.things().collect(),
+            rotations: (0..view.rotation_set_count())
+                .map(|i| view.rotation_set(i))
+                .collect(),
             grid: *view.blockmap().grid(),
             sides: (0..view.side_count()).map(|i| view.side(i)).collect(),
             textures: (0..view.texture_count())
@@ -183,6 +189,7 @@ impl Retex {
             sectors: &self.sectors,
             sector_walls: &self.sector_walls,
             things: &self.things,
+            rotations: &self.rotations,
             blockmap: BlockmapRepr {
                 origin_x: self.grid.origin_x,
                 origin_y: self.grid.origin_y,

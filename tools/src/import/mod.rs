@@ -27,8 +27,10 @@
 //!   neighbouring floor), so that levels can be walked end to end.
 //! * **Things**: the last player 1 start becomes the player start; other
 //!   things present in single player on the chosen skill become
-//!   decorations with their sprite ([`things`]); starts for other players
-//!   and deathmatch are left out.
+//!   decorations with their sprite ([`things`]) and, for a monster whose
+//!   WAD has all eight rotations of its frame, those ([`rotations`]: one
+//!   rotation set per distinct eight, shared by the things that show
+//!   it); starts for other players and deathmatch are left out.
 //! * **The BSP** (`bsp`): the node builder's `SEGS`, `SSECTORS` and
 //!   `NODES`, kept when every linedef was kept as it was (or dropped,
 //!   with a warning saying why).
@@ -40,13 +42,16 @@
 //! most [`MAX_PER_KIND`] times per map, then counted.
 
 mod bsp;
+pub mod rotations;
 pub mod specials;
 pub mod things;
 
 use std::collections::{BTreeMap, HashMap};
 
 use engine::config::player;
-use engine::format::{kind, wall_flag, SectorRecord, SideRecord, ThingRecord, NONE, SKY};
+use engine::format::{
+    kind, wall_flag, RotationRecord, SectorRecord, SideRecord, ThingRecord, MIRRORED, NONE, SKY,
+};
 use engine::math::{Fx, Vec2};
 
 use crate::build::{self, BuildOptions, Compiled, SourceWall, WallMap};
@@ -376,7 +381,7 @@ pub fn import(
         });
     }
 
-    let things = convert_things(level, lib, opts, &mut packer, &mut w, &mut summary)?;
+    let (things, rotations) = convert_things(level, lib, opts, &mut packer, &mut w, &mut summary)?;
 
     check_outlines(&walls, &vertices, sectors.len(), &mut w);
 
@@ -417,6 +422,7 @@ pub fn import(
         sides,
         sectors,
         things,
+        rotations,
         textures,
         bsp,
     };
@@ -630,7 +636,7 @@ fn move_sectors(
 }
 
 /// The things present in single player on the chosen skill, and the
-/// player start.
+/// player start; and the rotation sets they refer to.
 fn convert_things(
     level: &DoomLevel,
     lib: &TextureLibrary,
@@ -638,7 +644,7 @@ fn convert_things(
     packer: &mut Packer<'_>,
     w: &mut Warnings<'_>,
     summary: &mut Summary,
-) -> Result<Vec<ThingRecord>, String> {
+) -> Result<(Vec<ThingRecord>, Vec<RotationRecord>), String> {
     let skill_bit = 1u8 << (opts.skill.clamp(1, 5) - 1);
     let angle = |a: f64| {
         let a = if a.is_finite() {
@@ -660,6 +666,11 @@ fn convert_things(
             paired.entry(first).or_insert(name);
         }
     }
+    // Each table lump's rotations (0 for none), found and packed once,
+    // and the distinct sets.
+    let mut rotations_of: HashMap<&str, u16> = HashMap::new();
+    let mut sets: Vec<RotationRecord> = Vec::new();
+    let mut set_numbers: HashMap<RotationRecord, u16> = HashMap::new();
     let mut things: Vec<ThingRecord> = Vec::new();
     let mut start: Option<ThingRecord> = None;
     // A player 1 start left out for its coordinates, for the error if no
@@ -695,6 +706,7 @@ fn convert_things(
                 kind: kind::PLAYER_START,
                 type_id: 1,
                 sprite: NONE,
+                rotations: 0,
             });
             continue;
         }
@@ -707,6 +719,7 @@ fn convert_things(
                 kind: kind::PLAYER_START,
                 type_id: 1,
                 sprite: NONE,
+                rotations: 0,
             };
             deathmatch = Some((i, record));
         }
@@ -725,15 +738,37 @@ fn convert_things(
             summary.things_skipped += level.things.len() - i;
             break;
         }
-        let (sprite, radius) = match things::sprite(t.kind) {
+        let (sprite, radius, name) = match things::sprite(t.kind) {
             Some((name, r)) => {
                 let lump = match paired.get(name) {
                     Some(pair) if !lib.sprite_names().any(|n| n == name) => pair,
                     _ => name,
                 };
-                (packer.sprite(lump), Fx::from_num(r))
+                (packer.sprite(lump), Fx::from_num(r), Some(name))
             }
-            None => (NONE, Fx::ZERO),
+            None => (NONE, Fx::ZERO, None),
+        };
+        let rotations = match name {
+            Some(name) if sprite != NONE => *rotations_of.entry(name).or_insert_with(|| {
+                let Some(set) = rotation_set(name, lib, packer) else {
+                    return 0;
+                };
+                *set_numbers.entry(set).or_insert_with(|| {
+                    sets.push(set);
+                    sets.len() as u16
+                })
+            }),
+            _ => 0,
+        };
+        let sprite = match rotations.checked_sub(1).and_then(|i| sets.get(i as usize)) {
+            // Rotation 1 (the lump the table names, or its pair's first
+            // half: the same texture as `sprite` but for a rotation 1
+            // only found mirrored).
+            Some(set) => match set.rotation(0) {
+                (front, false) => front,
+                _ => sprite,
+            },
+            None => sprite,
         };
         things.push(ThingRecord {
             x,
@@ -749,6 +784,7 @@ fn convert_things(
             },
             type_id: t.kind.clamp(0, u16::MAX as i32) as u16,
             sprite,
+            rotations,
         });
     }
     let start = match (start, deathmatch) {
@@ -783,7 +819,31 @@ fn convert_things(
     };
     things.insert(0, start);
     summary.things_kept = things.len();
-    Ok(things)
+    Ok((things, sets))
+}
+
+/// The rotation set of the frame whose rotation 1 is the lump `front`
+/// (`POSSA1`), its eight textures packed, if the library has a lump for
+/// every rotation and each packs.
+fn rotation_set(
+    front: &str,
+    lib: &TextureLibrary,
+    packer: &mut Packer<'_>,
+) -> Option<RotationRecord> {
+    let found = rotations::find(front, lib.sprite_names())?;
+    let mut set = RotationRecord::default();
+    for (entry, (lump, mirrored)) in set.textures.iter_mut().zip(&found) {
+        let texture = packer.sprite(lump);
+        if texture == NONE || texture & MIRRORED != 0 {
+            return None;
+        }
+        *entry = if *mirrored {
+            texture | MIRRORED
+        } else {
+            texture
+        };
+    }
+    Some(set)
 }
 
 /// Sector outlines: walking each sector's walls with the sector on the

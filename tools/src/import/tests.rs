@@ -718,3 +718,112 @@ fn damaged_lumps_never_panic() {
     }
     assert!(imported > 50, "{imported}");
 }
+
+/// A WAD of sprite lumps, each a solid `w` x 8 picture of colour `c`,
+/// origin at its bottom middle.
+fn sprite_wad(lumps: &[(&str, u16, u8)]) -> Vec<u8> {
+    let pictures: Vec<(String, Vec<u8>)> = lumps
+        .iter()
+        .map(|&(name, w, c)| {
+            let mut img = crate::texture::Image::new(w, 8);
+            for x in 0..w as usize {
+                for y in 0..8 {
+                    img.set(x, y, c);
+                }
+            }
+            img.left = (w / 2) as i16;
+            img.top = 8;
+            (name.to_string(), crate::texture::encode_picture(&img))
+        })
+        .collect();
+    let mut all: Vec<(&str, &[u8])> = vec![("S_START", b"")];
+    all.extend(pictures.iter().map(|(n, b)| (n.as_str(), b.as_slice())));
+    all.push(("S_END", b""));
+    crate::wad::tests::make_wad(b"IWAD", &all)
+}
+
+#[test]
+fn monsters_with_all_eight_rotations_get_a_rotation_set() {
+    // The former human's five lumps (rotations 2 to 4 paired with 8 to
+    // 6, drawn mirrored); the imp's frame A lacks rotations 3 to 8; the
+    // barrel has one picture.
+    let bytes = sprite_wad(&[
+        ("POSSA1", 4, 10),
+        ("POSSA2A8", 6, 11),
+        ("POSSA3A7", 8, 12),
+        ("POSSA4A6", 10, 13),
+        ("POSSA5", 12, 14),
+        ("POSSB1", 4, 15),
+        ("TROOA1", 4, 16),
+        ("TROOA2A8", 4, 17),
+        ("BAR1A0", 4, 18),
+    ]);
+    let wad = crate::wad::Wad::parse(&bytes).unwrap();
+    let (lib, _) = TextureLibrary::from_wad(&wad);
+    assert_eq!(lib.sprite_count(), 9);
+    let mut lv = two_rooms_and_a_door();
+    lv.0.things.clear();
+    lv.thing(128.0, 128.0, 1, 0, true);
+    lv.thing(40.0, 40.0, 3004, 0b00100, true);
+    lv.thing(60.0, 40.0, 3004, 0b00100, true);
+    lv.thing(80.0, 40.0, 3001, 0b00100, true);
+    lv.thing(100.0, 40.0, 2035, 0b00100, true);
+    lv.thing(120.0, 40.0, 9, 0b00100, true); // no SPOS lumps at all
+    lv.0.things[2].angle = 225.0;
+    let out = import(&lv.0, "TEST", &lib, &ImportOptions::default()).unwrap();
+    let view = engine::format::MapView::new_checked(&out.compiled.bytes).unwrap();
+    let things: Vec<ThingRecord> = view.things().collect();
+    let name = |t: u16| view.texture_name(t as usize).to_string();
+    // One set, shared by both former humans.
+    assert_eq!(view.rotation_set_count(), 1);
+    assert_eq!((things[1].rotations, things[2].rotations), (1, 1));
+    assert_eq!(things[2].angle, Fx::from_num(225));
+    let set = view.thing_rotations(1).unwrap();
+    let got: Vec<(String, bool)> = (0..8)
+        .map(|r| {
+            let (t, mirrored) = set.rotation(r);
+            (name(t), mirrored)
+        })
+        .collect();
+    let want = [
+        ("POSSA1", false),
+        ("POSSA2A8", false),
+        ("POSSA3A7", false),
+        ("POSSA4A6", false),
+        ("POSSA5", false),
+        ("POSSA4A6", true),
+        ("POSSA3A7", true),
+        ("POSSA2A8", true),
+    ];
+    assert_eq!(
+        got,
+        want.map(|(n, m)| (n.to_string(), m)),
+        "rotations 1 to 8"
+    );
+    // Its sprite is rotation 1; a pair is packed once for both halves.
+    assert_eq!(things[1].sprite, set.rotation(0).0);
+    assert_eq!(name(things[1].sprite), "POSSA1");
+    let packed: Vec<String> = (0..view.texture_count()).map(|i| name(i as u16)).collect();
+    assert_eq!(packed.iter().filter(|n| *n == "POSSA2A8").count(), 1);
+    assert!(!packed.iter().any(|n| n == "POSSB1"), "{packed:?}");
+    // The imp (rotations missing) and the barrel (none to have) keep one
+    // picture; the unknown sprite none.
+    assert_eq!(
+        (name(things[3].sprite), things[3].rotations),
+        ("TROOA1".into(), 0)
+    );
+    assert_eq!(
+        (name(things[4].sprite), things[4].rotations),
+        ("BAR1A0".into(), 0)
+    );
+    assert_eq!((things[5].sprite, things[5].rotations), (NONE, 0));
+    // And the compiled map's dump shows them.
+    let json = crate::inspect::to_json(&view);
+    let rotations = &json["things"][1]["rotations"];
+    assert_eq!(rotations.as_array().map(Vec::len), Some(8));
+    assert_eq!(rotations[6]["texture"], set.rotation(6).0);
+    assert_eq!(rotations[6]["mirrored"], true);
+    assert_eq!(rotations[0]["mirrored"], false);
+    assert!(json["things"][3]["rotations"].is_null());
+    assert_eq!(json["things"][1]["sprite"], things[1].sprite);
+}

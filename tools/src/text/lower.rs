@@ -377,6 +377,7 @@ impl<'a> Compiler<'a> {
                         kind: kind::PLAYER_START,
                         type_id: 1,
                         sprite: engine::format::NONE,
+                        rotations: 0,
                     },
                     span,
                 });
@@ -390,6 +391,7 @@ impl<'a> Compiler<'a> {
                     kind: kind::PUSHABLE,
                     type_id: 0,
                     sprite: engine::format::NONE,
+                    rotations: 0,
                 },
                 span,
             }),
@@ -402,6 +404,7 @@ impl<'a> Compiler<'a> {
                     kind: kind::SOLID,
                     type_id: 0,
                     sprite: engine::format::NONE,
+                    rotations: 0,
                 },
                 span,
             }),

@@ -35,6 +35,10 @@ mod doom;
 mod picture;
 mod pngfile;
 
+/// DOOM picture encoding, for other modules' tests to build WADs.
+#[cfg(test)]
+pub(crate) use picture::encode as encode_picture;
+
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use engine::config::MAX_TEXTURES;
