@@ -9,7 +9,7 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 
 use engine::config::{MAX_SCREEN_HEIGHT, MAX_SCREEN_WIDTH};
-use engine::math::Division;
+use engine::math::{Division, Fx};
 
 use crate::config::MAX_FPS_CAP;
 
@@ -95,6 +95,11 @@ OPTIONS:
     --walk bsp          the timedemo names its walk in its first line (the
                         only one: through the map's BSP, nearest subsector
                         first, as DOOM draws)
+    --start X,Y,ANGLE   begin at (X, Y), facing ANGLE degrees (counter-
+                        clockwise from east), on the floor there, instead
+                        of the map's player start (a map editor's \"test
+                        from here\"); an error if the point is outside
+                        every sector
     --division WAY      how the renderer divides: `integer` or `doubles`
                         (guessed in doubles, settled in integers); the
                         same pictures either way, only the speed differs.
@@ -179,6 +184,9 @@ pub struct Args {
     pub spin: bool,
     /// `--walk bsp`: the timedemo names its walk.
     pub walk: bool,
+    /// `--start X,Y,ANGLE`: begin there instead of the map's player
+    /// start (exact 16.16 values; the angle in degrees).
+    pub start: Option<(Fx, Fx, Fx)>,
     /// `--division`: how the renderer divides (`None`: measured at
     /// start-up where speed shows, see `division::choose`).
     pub division: Option<Division>,
@@ -214,8 +222,41 @@ impl Default for Args {
             walk: false,
             division: None,
             stride: None,
+            start: None,
         }
     }
+}
+
+/// `X,Y,ANGLE` as exact 16.16 values: X and Y within the engine's
+/// coordinate range, any angle (wrapped into a turn).
+fn start(v: &std::ffi::OsStr) -> Result<(Fx, Fx, Fx), String> {
+    let form = || {
+        format!(
+            "--start takes X,Y,ANGLE (e.g. `--start 128,-64.5,90`), not `{}`",
+            v.to_string_lossy()
+        )
+    };
+    let text = v.to_str().ok_or_else(form)?;
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [x, y, angle] = parts[..] else {
+        return Err(form());
+    };
+    let limit = i64::from(engine::config::MAX_COORDINATE) << 16;
+    let coordinate = |w: &str| match tools::text::number::parse_raw(w) {
+        Ok(raw) if raw.abs() <= limit => Ok(Fx::from_bits(raw as i32)),
+        Ok(_) => Err(format!(
+            "--start: {w} is outside the engine's ±{} range",
+            engine::config::MAX_COORDINATE
+        )),
+        Err(e) => Err(format!("--start: `{w}`: {e}")),
+    };
+    let (x, y) = (coordinate(x)?, coordinate(y)?);
+    let angle = match tools::text::number::parse_raw(angle) {
+        // Wrapped into a turn here, so any value fits.
+        Ok(raw) => Fx::from_bits(raw.rem_euclid(360 << 16) as i32),
+        Err(e) => return Err(format!("--start: `{angle}`: {e}")),
+    };
+    Ok((x, y, angle))
 }
 
 /// What the command line asks for.
@@ -283,6 +324,7 @@ where
                     _ => return Err("--walk takes `bsp`".into()),
                 }
             }
+            "--start" => out.start = Some(start(&value(name)?)?),
             "--division" => {
                 out.division = Some(match value(name)?.to_str() {
                     Some("integer") => Division::Integer,
@@ -536,6 +578,30 @@ mod tests {
             "--division takes `integer` or `doubles`"
         );
         assert_eq!(run(&["--timedemo"]).unwrap().division, None);
+        let (x, y, a) = run(&["--start", "128,-64.5,-90"]).unwrap().start.unwrap();
+        assert_eq!(
+            (x, y, a),
+            (Fx::from_num(128), Fx::from_num(-64.5), Fx::from_num(270))
+        );
+        assert_eq!(
+            run(&["--start", " 1 , 2 , 720.25"])
+                .unwrap()
+                .start
+                .unwrap()
+                .2,
+            Fx::from_num(0.25)
+        );
+        assert!(e(&["--start", "1,2"]).starts_with("--start takes X,Y,ANGLE"));
+        assert!(e(&["--start", "1,2,3,4"]).starts_with("--start takes X,Y,ANGLE"));
+        assert_eq!(
+            e(&["--start", "1,1e3,0"]),
+            "--start: `1e3`: exponents are not supported; write the digits out"
+        );
+        assert_eq!(
+            e(&["--start", "40000,0,0"]),
+            "--start: 40000 is outside the engine's ±32767 range"
+        );
+        assert_eq!(run(&["--timedemo"]).unwrap().start, None);
         assert_eq!(
             run(&["--timedemo", "--division=doubles"]).unwrap().division,
             Some(Division::GuessedInDoubles)

@@ -156,7 +156,21 @@ fn run(args: &Args) -> Result<(), String> {
         }
         None => engine::math::Division::Integer,
     };
-    let session = Session::new(Game::new(level), setup).divided_by(division);
+    let game = match args.start {
+        None => Game::new(level),
+        Some((x, y, angle)) => Game::starting_at(
+            level,
+            engine::math::Vec2::new(x, y),
+            engine::math::Angle::from_degrees(angle),
+        )
+        .map_err(|_| {
+            error(format!(
+                "--start {x},{y}: the point is outside every sector of {}",
+                map.name
+            ))
+        })?,
+    };
+    let session = Session::new(game, setup).divided_by(division);
 
     if args.headless {
         let report = headless::run_session(args, session, ticks).map_err(error)?;

@@ -373,3 +373,27 @@ fn a_timedemo_with_a_seed_renders_the_same_frames() {
     assert_eq!(args("5"), args("5"));
     assert_ne!(args("5"), args("6"));
 }
+
+const STAIRS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/stairs.map");
+
+#[test]
+fn start_puts_the_player_there_on_the_floor() {
+    // The landing of maps/stairs.map, floor 96, facing south.
+    let out = ok(&["--headless", "--map", STAIRS, "--start", "128,600,-90"]);
+    let lines = stdout_lines(&out);
+    let v = fields(lines.last().unwrap());
+    assert_eq!(
+        (v[1], v[2], v[3], v[5]),
+        (128.0, 600.0, 96.0, 270.0),
+        "{lines:?}"
+    );
+    // Outside every sector: a clear error, and no state printed.
+    let out = run(&["--headless", "--map", STAIRS, "--start", "5000,5000,0"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("error: --start 5000,5000: the point is outside every sector"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}

@@ -191,10 +191,28 @@ impl<'a> Game<'a> {
     /// thing (as many as fit in [`MAX_BODIES`]).
     pub fn new(level: Level<'a>) -> Self {
         let start = level.map().player_start();
+        let angle = Angle::from_degrees(start.angle);
+        Game::with_player_at(level, Vec2::new(start.x, start.y), angle)
+    }
+
+    /// A new game with the player at `pos`, facing `angle`, feet on the
+    /// floor of the sector there (a map editor's "test from here"); the
+    /// map's player start is not used. The map's pushable things are
+    /// bodies as in [`Game::new`]. [`SpawnError::OutsideMap`] if `pos` is
+    /// in no sector. (A point overlapping a wall is pushed clear if it
+    /// can be, as any spawn is.)
+    pub fn starting_at(level: Level<'a>, pos: Vec2, angle: Angle) -> Result<Self, SpawnError> {
+        if level.locate(pos).is_none() {
+            return Err(SpawnError::OutsideMap);
+        }
+        Ok(Game::with_player_at(level, pos, angle))
+    }
+
+    fn with_player_at(level: Level<'a>, pos: Vec2, angle: Angle) -> Self {
         let mut bodies = HVec::new();
         let _ = bodies.push(spawn(
             &level,
-            Vec2::new(start.x, start.y),
+            pos,
             PLAYER_SHAPE,
             player::MAX_SPEED,
             crate::format::NONE,
@@ -223,7 +241,7 @@ impl<'a> Game<'a> {
         Game {
             level,
             bodies,
-            angle: Angle::from_degrees(start.angle),
+            angle,
             view_height: player::EYE_HEIGHT,
             view_delta: Fx::ZERO,
             tick: 0,

@@ -159,3 +159,28 @@ fn spawn_says_why_it_adds_nothing() {
         game.tick(Input::new(100, 0, 3));
     }
 }
+
+#[test]
+fn a_game_can_start_anywhere_in_the_map() {
+    // A low room and a raised one east of it.
+    let bytes = rect_map(
+        &[(0, 0, 256, 256, 0, 128), (256, 0, 512, 256, 32, 160)],
+        (64, 128, 0),
+    );
+    let level = Level::load(&bytes).unwrap();
+    let angle = engine::math::Angle::from_degrees(Fx::from_num(135));
+    let game = Game::starting_at(level, Vec2::from_int(400, 100), angle).unwrap();
+    let p = game.player();
+    assert_eq!(
+        (p.pos, p.z, p.angle),
+        (Vec2::from_int(400, 100), Fx::from_num(32), angle)
+    );
+    assert_eq!(p.sector, level.locate(p.pos).unwrap());
+    // The map's start is not where it begins, and the game plays on.
+    let mut game = game;
+    game.tick(Input::new(100, 0, 0));
+    assert!(game.player().pos.x < Fx::from_num(400));
+    // Outside every sector: refused.
+    let outside = Game::starting_at(level, Vec2::from_int(600, 100), angle);
+    assert_eq!(outside.err(), Some(SpawnError::OutsideMap));
+}
