@@ -235,6 +235,10 @@ impl<'a> Level<'a> {
     /// Calls `f` with every solid thing (a [`crate::format::kind::SOLID`]
     /// thing: a disc that bodies cannot enter) whose disc may come into
     /// the box `[min, max]`, found by the blockmap's blocks under the box.
+    /// None is missed while the box overlaps the grid, as every box round
+    /// a body inside the map does: both the box and a thing's square then
+    /// share a block wherever they overlap (clamping a common point into
+    /// the grid keeps it in both).
     /// A thing whose disc spans several of those blocks is reported once
     /// for each (collision wants the deepest overlap, which repeats do not
     /// change, and a small box rarely spans two blocks). Returns the
