@@ -153,10 +153,10 @@ fn embed_demo(manifest: &Path) -> String {
         "pub static DEFAULT_DEMO: Demo = Demo {{ source: {shown:?}, runs: &["
     )
     .unwrap();
-    for (count, forward, strafe, turn) in runs {
+    for (count, forward, strafe, turn, press_use) in runs {
         writeln!(
             code,
-            "    DemoRun {{ count: {count}, input: Input {{ forward: {forward}, strafe: {strafe}, turn: {turn} }} }},"
+            "    DemoRun {{ count: {count}, input: Input {{ forward: {forward}, strafe: {strafe}, turn: {turn}, press_use: {press_use} }} }},"
         )
         .unwrap();
     }
@@ -164,8 +164,8 @@ fn embed_demo(manifest: &Path) -> String {
     code
 }
 
-/// One demo line's fields: COUNT FORWARD STRAFE TURN.
-type DemoLine = (u32, i8, i8, i16);
+/// One demo line's fields: COUNT FORWARD STRAFE TURN USE.
+type DemoLine = (u32, i8, i8, i16, bool);
 
 /// The demo, read with the engine's own grammar (`engine::demo`), the one
 /// the desktop's `--demo` uses. Errors read `FILE:LINE: message`.
@@ -173,7 +173,13 @@ fn parse_demo(text: &str, name: &str) -> Result<Vec<DemoLine>, String> {
     let mut runs = Vec::new();
     for (index, line) in text.lines().enumerate() {
         match engine::demo::parse_line(line) {
-            Ok(Some((count, input))) => runs.push((count, input.forward, input.strafe, input.turn)),
+            Ok(Some((count, input))) => runs.push((
+                count,
+                input.forward,
+                input.strafe,
+                input.turn,
+                input.press_use,
+            )),
             Ok(None) => {}
             Err(e) => return Err(format!("{name}:{}: {e}", index + 1)),
         }

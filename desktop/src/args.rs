@@ -53,10 +53,11 @@ OPTIONS:
     --iwad FILE         textures for a PWAD's maps from this IWAD; without
                         --map, play the IWAD's own maps
     --demo FILE         play an input script: each line is
-                        `COUNT FORWARD STRAFE TURN` for COUNT ticks;
-                        FORWARD, STRAFE -100..100 (back/left negative),
-                        TURN -360..360 whole degrees per tick (left
-                        positive); `#` starts a comment. In a window the
+                        `COUNT FORWARD STRAFE TURN [USE]` for COUNT
+                        ticks; FORWARD, STRAFE -100..100 (back/left
+                        negative), TURN -360..360 whole degrees per tick
+                        (left positive), USE 1 to hold use (0 or left
+                        out: not); `#` starts a comment. In a window the
                         demo plays at 35 Hz, then the keyboard takes over.
     --record FILE       write the input the game received, every tick, to
                         FILE as a demo that --demo plays back exactly

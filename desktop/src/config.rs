@@ -557,7 +557,7 @@ mod tests {
             errors("[keys]\njump = Space\n"),
             [
                 "error: t.cfg:2: `jump = Space`: there is no action `jump` (the actions are \
-              forward, back, strafe_left, strafe_right, turn_left, turn_right, run, strafe, \
+              forward, back, strafe_left, strafe_right, turn_left, turn_right, run, strafe, use, \
               automap, zoom_in, zoom_out, noclip, fly, fly_up, fly_down, where, screenshot, \
               mouse_look, quit)\nnote: the line is ignored"
             ]

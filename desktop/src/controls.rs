@@ -41,6 +41,8 @@ pub struct Held {
     pub run: bool,
     /// The strafe modifier: the turn keys strafe.
     pub strafe: bool,
+    /// Use.
+    pub use_key: bool,
 }
 
 impl Held {
@@ -55,6 +57,7 @@ impl Held {
             turn_right: is_held(Action::TurnRight),
             run: is_held(Action::Run),
             strafe: is_held(Action::Strafe),
+            use_key: is_held(Action::Use),
         }
     }
 
@@ -69,6 +72,7 @@ impl Held {
             turn_right: self.turn_right || o.turn_right,
             run: self.run || o.run,
             strafe: self.strafe || o.strafe,
+            use_key: self.use_key || o.use_key,
         }
     }
 
@@ -177,6 +181,7 @@ pub fn compose(held: Held, analog: Analog, always_run: bool, carry: &mut TurnCar
         strafe.clamp(-RUN_SPEED, RUN_SPEED),
         turn.clamp(-limit, limit),
     )
+    .with_use(held.use_key)
 }
 
 /// How gamepad sticks and buttons map to actions.
@@ -225,6 +230,7 @@ impl PadLayout {
             strafe_right: pad.r,
             run: pad.z,
             strafe: false,
+            use_key: false,
         };
         let analog = match self {
             PadLayout::N64 => Analog {

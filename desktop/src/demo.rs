@@ -6,10 +6,11 @@
 //! 17 0 0 5      # 5 degrees per tick
 //! ```
 //!
-//! Each non-blank, non-comment line is `COUNT FORWARD STRAFE TURN`: hold
+//! Each non-blank, non-comment line is `COUNT FORWARD STRAFE TURN [USE]`: hold
 //! that input for COUNT ticks. FORWARD and STRAFE are percentages of full
 //! speed from -100 to 100 (backwards and left negative); TURN is whole
-//! degrees per tick, left positive, the units of [`engine::game::Input`].
+//! degrees per tick, left positive, the units of [`engine::game::Input`];
+//! USE, 1 or 0 (or left out), holds the use key.
 
 use engine::game::Input;
 
@@ -119,16 +120,17 @@ mod tests {
         );
         assert_eq!(
             err("1 0 0"),
-            "t.demo:1: missing TURN: a demo line is `COUNT FORWARD STRAFE TURN`"
+            "t.demo:1: missing TURN: a demo line is `COUNT FORWARD STRAFE TURN [USE]`"
         );
         assert_eq!(
             err("7"),
-            "t.demo:1: missing FORWARD: a demo line is `COUNT FORWARD STRAFE TURN`"
+            "t.demo:1: missing FORWARD: a demo line is `COUNT FORWARD STRAFE TURN [USE]`"
         );
         assert_eq!(
-            err("1 0 0 0 0"),
-            "t.demo:1: unexpected `0` after TURN: a demo line is `COUNT FORWARD STRAFE TURN`"
+            err("1 0 0 0 0 0"),
+            "t.demo:1: unexpected `0` after USE: a demo line is `COUNT FORWARD STRAFE TURN [USE]`"
         );
+        assert_eq!(err("1 0 0 0 2"), "t.demo:1: USE 2 is out of range (0 to 1)");
         assert_eq!(
             err("1 fast 0 0"),
             "t.demo:1: FORWARD must be a whole number, not `fast`"

@@ -93,6 +93,10 @@ pub fn run_session(args: &Args, mut session: Session<'_>, ticks: u64) -> Result<
             }
         }
         draw(&session, &mut pixels)?;
+        // The level ended: the run ends there, its last line saying how.
+        if session.game().exit().is_some() {
+            break;
+        }
     }
     if done == 0 {
         // No tick, but a screenshot still needs a picture: the start.

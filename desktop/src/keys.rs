@@ -28,6 +28,8 @@ pub enum Action {
     Run,
     /// The strafe modifier (held): the turn keys strafe instead.
     Strafe,
+    /// Use (held; acts once a press): the switch or door in front.
+    Use,
     /// Show or hide the automap.
     Automap,
     /// Zoom the automap in (held).
@@ -54,7 +56,7 @@ pub enum Action {
 
 impl Action {
     /// Every action, in the order the configuration file lists them.
-    pub const ALL: [Action; 19] = [
+    pub const ALL: [Action; 20] = [
         Action::Forward,
         Action::Back,
         Action::StrafeLeft,
@@ -63,6 +65,7 @@ impl Action {
         Action::TurnRight,
         Action::Run,
         Action::Strafe,
+        Action::Use,
         Action::Automap,
         Action::ZoomIn,
         Action::ZoomOut,
@@ -87,6 +90,7 @@ impl Action {
             Action::TurnRight => "turn_right",
             Action::Run => "run",
             Action::Strafe => "strafe",
+            Action::Use => "use",
             Action::Automap => "automap",
             Action::ZoomIn => "zoom_in",
             Action::ZoomOut => "zoom_out",
@@ -114,8 +118,9 @@ impl Action {
             Action::Back => &[Key::S, Key::Down],
             Action::StrafeLeft => &[Key::A],
             Action::StrafeRight => &[Key::D],
-            Action::TurnLeft => &[Key::Left, Key::Q],
-            Action::TurnRight => &[Key::Right, Key::E],
+            Action::TurnLeft => &[Key::Left],
+            Action::TurnRight => &[Key::Right],
+            Action::Use => &[Key::E, Key::Space],
             Action::Run => &[Key::LeftShift, Key::RightShift],
             Action::Strafe => &[Key::LeftAlt, Key::RightAlt],
             Action::Automap => &[Key::Tab],
@@ -123,7 +128,7 @@ impl Action {
             Action::ZoomOut => &[Key::Minus, Key::NumPadMinus],
             Action::Noclip => &[Key::N],
             Action::Fly => &[Key::F],
-            Action::FlyUp => &[Key::PageUp, Key::Space],
+            Action::FlyUp => &[Key::PageUp, Key::R],
             Action::FlyDown => &[Key::PageDown, Key::C],
             Action::Where => &[Key::P],
             Action::Screenshot => &[Key::F12],

@@ -57,7 +57,7 @@ pub fn demo_text(map: &str, ticks: impl IntoIterator<Item = Input>) -> String {
 /// The header comment: what this is and which map it was played on.
 pub fn header(map: &str) -> String {
     format!(
-        "# portalcast demo recorded by desktop: COUNT FORWARD STRAFE TURN per line\n\
+        "# portalcast demo recorded by desktop: COUNT FORWARD STRAFE TURN [USE] per line\n\
          # map: {map}\n"
     )
 }
@@ -126,7 +126,7 @@ mod tests {
         let text = demo_text("maps/x.map", inputs);
         assert_eq!(
             text,
-            "# portalcast demo recorded by desktop: COUNT FORWARD STRAFE TURN per line\n\
+            "# portalcast demo recorded by desktop: COUNT FORWARD STRAFE TURN [USE] per line\n\
              # map: maps/x.map\n\
              3 100 0 0\n1 50 -50 3\n2 0 0 0\n"
         );

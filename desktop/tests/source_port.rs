@@ -28,7 +28,7 @@ fn a_key_script_recorded_headless_replays_to_the_same_trace() {
     let keys = dir.join("k.script");
     fs::write(
         &keys,
-        "0 W down\n20 A down\n25 W up\n30 A up\n30 E down\n40 E up\n50 quit\n",
+        "0 W down\n20 A down\n25 W up\n30 A up\n30 Right down\n40 Right up\n50 quit\n",
     )
     .unwrap();
     let (rec, t1, t2) = (dir.join("r.demo"), dir.join("1.jsonl"), dir.join("2.jsonl"));

@@ -82,6 +82,8 @@ pub mod player {
     pub const GRAVITY: Fx = Fx::lit("1");
     /// The eye stays this far below the ceiling (DOOM clamps `viewz` so).
     pub const CEILING_VIEW_MARGIN: Fx = Fx::lit("4");
+    /// How far use reaches from the player's centre (DOOM's `USERANGE`).
+    pub const USE_RANGE: Fx = Fx::lit("64");
 }
 
 /// Collision tuning.

@@ -6,11 +6,13 @@
 //! 17 0 0 5      # 5 degrees per tick
 //! ```
 //!
-//! Each non-blank, non-comment line is `COUNT FORWARD STRAFE TURN`: hold
-//! that input for COUNT ticks. FORWARD and STRAFE are percentages of full
-//! speed from -100 to 100 (backwards and left negative); TURN is whole
+//! Each non-blank, non-comment line is `COUNT FORWARD STRAFE TURN [USE]`:
+//! hold that input for COUNT ticks. FORWARD and STRAFE are percentages of
+//! full speed from -100 to 100 (backwards and left negative); TURN is whole
 //! degrees per tick, left positive, at most a full turn either way: the
-//! units of [`Input`]. `#` starts a comment.
+//! units of [`Input`]. USE is 1 to hold the use key on those ticks, 0 (or
+//! left out, as every line written before it existed) not to; holding it
+//! acts once, as in DOOM. `#` starts a comment.
 //!
 //! The grammar is defined here once, line by line and without allocation,
 //! so the desktop (`--demo`, `--record`), the N64 build (which embeds a
@@ -24,7 +26,8 @@ use crate::game::Input;
 /// anything larger is a typo.
 pub const MAX_TURN: i64 = 360;
 
-/// The four fields, in order, as error messages name them.
+/// The four fields every line has, in order, as error messages name them
+/// (the fifth, USE, may be left out).
 pub const FIELDS: [&str; 4] = ["COUNT", "FORWARD", "STRAFE", "TURN"];
 
 /// What is wrong with a demo line. Borrowed text is the offending field.
@@ -32,7 +35,7 @@ pub const FIELDS: [&str; 4] = ["COUNT", "FORWARD", "STRAFE", "TURN"];
 pub enum DemoError<'a> {
     /// Fewer than four fields; names the first one missing.
     Missing(&'static str),
-    /// More than four fields; the first extra one.
+    /// More than five fields; the first extra one.
     Unexpected(&'a str),
     /// A field that is not a whole number.
     NotANumber {
@@ -58,10 +61,10 @@ pub enum DemoError<'a> {
 
 impl fmt::Display for DemoError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        const SHAPE: &str = "a demo line is `COUNT FORWARD STRAFE TURN`";
+        const SHAPE: &str = "a demo line is `COUNT FORWARD STRAFE TURN [USE]`";
         match self {
             DemoError::Missing(field) => write!(f, "missing {field}: {SHAPE}"),
-            DemoError::Unexpected(text) => write!(f, "unexpected `{text}` after TURN: {SHAPE}"),
+            DemoError::Unexpected(text) => write!(f, "unexpected `{text}` after USE: {SHAPE}"),
             DemoError::NotANumber { field, text } => {
                 write!(f, "{field} must be a whole number, not `{text}`")
             }
@@ -99,15 +102,17 @@ pub fn parse_line(line: &str) -> Result<Option<(u32, Input)>, DemoError<'_>> {
         };
         values[k] = field(text, name, min, max)?;
     }
+    let press_use = match fields.next() {
+        None => false,
+        Some(text) => field(text, "USE", 0, 1)? == 1,
+    };
     if let Some(extra) = fields.next() {
         return Err(DemoError::Unexpected(extra));
     }
     let [count, forward, strafe, turn] = values;
     // The ranges above are inside Input's, so nothing is clamped.
-    Ok(Some((
-        count as u32,
-        Input::new(forward as i32, strafe as i32, turn as i32),
-    )))
+    let input = Input::new(forward as i32, strafe as i32, turn as i32).with_use(press_use);
+    Ok(Some((count as u32, input)))
 }
 
 fn field<'a>(text: &'a str, name: &'static str, min: i64, max: i64) -> Result<i64, DemoError<'a>> {
@@ -132,7 +137,8 @@ fn field<'a>(text: &'a str, name: &'static str, min: i64, max: i64) -> Result<i6
     Ok(n)
 }
 
-/// Formats one demo line (the inverse of [`parse_line`]).
+/// Formats one demo line (the inverse of [`parse_line`]; USE only when
+/// held, so a line without it reads as before).
 #[derive(Copy, Clone, Debug)]
 pub struct Line(pub u32, pub Input);
 
@@ -143,7 +149,11 @@ impl fmt::Display for Line {
             f,
             "{count} {} {} {}",
             input.forward, input.strafe, input.turn
-        )
+        )?;
+        if input.press_use {
+            f.write_str(" 1")?;
+        }
+        Ok(())
     }
 }
 
@@ -164,7 +174,15 @@ mod tests {
     #[test]
     fn every_error() {
         assert_eq!(parse_line("3 1"), Err(DemoError::Missing("STRAFE")));
-        assert_eq!(parse_line("3 1 2 3 4"), Err(DemoError::Unexpected("4")));
+        assert_eq!(parse_line("3 1 2 3 1 0"), Err(DemoError::Unexpected("0")));
+        assert!(matches!(
+            parse_line("3 1 2 3 2"),
+            Err(DemoError::OutOfRange { field: "USE", .. })
+        ));
+        assert!(matches!(
+            parse_line("3 1 2 3 yes"),
+            Err(DemoError::NotANumber { field: "USE", .. })
+        ));
         assert!(matches!(
             parse_line("x 1 2 3"),
             Err(DemoError::NotANumber { field: "COUNT", .. })
@@ -193,6 +211,21 @@ mod tests {
         use std::string::ToString;
         let (count, input) = (12, Input::new(-100, 37, -360));
         let text = Line(count, input).to_string();
+        assert_eq!(text, "12 -100 37 -360", "no USE field unless held");
         assert_eq!(parse_line(&text), Ok(Some((count, input))));
+        let pressing = input.with_use(true);
+        let text = Line(count, pressing).to_string();
+        assert_eq!(text, "12 -100 37 -360 1");
+        assert_eq!(parse_line(&text), Ok(Some((count, pressing))));
+    }
+
+    #[test]
+    fn use_is_an_optional_fifth_field() {
+        assert_eq!(parse_line("5 0 0 0"), Ok(Some((5, Input::IDLE))));
+        assert_eq!(parse_line("5 0 0 0 0"), Ok(Some((5, Input::IDLE))));
+        assert_eq!(
+            parse_line("5 0 0 0 1 # press"),
+            Ok(Some((5, Input::IDLE.with_use(true))))
+        );
     }
 }

@@ -7,7 +7,8 @@
 //!
 //! One tick, in order:
 //! 1. the player turns and, when on the ground, gains thrust from the input
-//!    (DOOM's running thrust and friction, so DOOM's top speed);
+//!    (DOOM's running thrust and friction, so DOOM's top speed); a use
+//!    press sets off the wall special in front ([`crate::collide::use_line`]);
 //! 2. every body slides by its velocity through the walls
 //!    ([`crate::collide::mover`]); the velocity loses its component into
 //!    each wall touched, and keeps the rest;
@@ -17,15 +18,21 @@
 //! 4. feet snap up onto a higher floor within the knee height (the view
 //!    eases up after them), fall under gravity off ledges, and stay under
 //!    the ceiling;
-//! 5. friction.
+//! 5. friction;
+//! 6. a walk special whose wall the player's centre crossed is set off.
+//!
+//! An exit ends the level: [`Game::exit`] says how, and the game stands
+//! still from then on.
 
 use heapless::Vec as HVec;
 
+use crate::collide::crossing::path_crosses_segment;
 use crate::collide::mover::{push_out, slide_move, support, Placement};
 use crate::collide::push_apart::{push_apart, Disc, Separation};
+use crate::collide::use_line::{use_target, UseTarget};
 use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
-use crate::format::kind;
+use crate::format::{kind, trigger, wall_action};
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
 use crate::world::{Camera, Level, SectorId};
 
@@ -38,6 +45,9 @@ pub struct Input {
     pub strafe: i8,
     /// Whole degrees to turn this tick, left positive.
     pub turn: i16,
+    /// The use key is held (DOOM's use: a press acts once, however long
+    /// it is held).
+    pub press_use: bool,
 }
 
 impl Input {
@@ -46,6 +56,7 @@ impl Input {
         forward: 0,
         strafe: 0,
         turn: 0,
+        press_use: false,
     };
 
     /// An input with its percentages clamped to ±100.
@@ -54,6 +65,15 @@ impl Input {
             forward: forward.clamp(-100, 100) as i8,
             strafe: strafe.clamp(-100, 100) as i8,
             turn: turn.clamp(i16::MIN as i32, i16::MAX as i32) as i16,
+            press_use: false,
+        }
+    }
+
+    /// The same input with the use key held (`on`) or not.
+    pub fn with_use(self, on: bool) -> Input {
+        Input {
+            press_use: on,
+            ..self
         }
     }
 }
@@ -97,6 +117,8 @@ pub struct PlayerState {
     pub angle: Angle,
     /// The sector the centre is in.
     pub sector: SectorId,
+    /// How the level ended, from the tick it did ([`Game::exit`]).
+    pub exit: Option<Exit>,
 }
 
 /// The game: a level, its bodies (the player is body 0) and the clock in
@@ -111,6 +133,29 @@ pub struct Game<'a> {
     view_height: Fx,
     view_delta: Fx,
     tick: u32,
+    /// The use key was held last tick (a press acts once).
+    use_held: bool,
+    /// How the level ended, if it has.
+    exit: Option<Exit>,
+}
+
+/// How a level ended.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Exit {
+    /// To the next level.
+    Normal,
+    /// To the secret level.
+    Secret,
+}
+
+impl Exit {
+    /// `"normal"` or `"secret"`, as traces name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Exit::Normal => "normal",
+            Exit::Secret => "secret",
+        }
+    }
 }
 
 /// The player's shape.
@@ -245,6 +290,8 @@ impl<'a> Game<'a> {
             view_height: player::EYE_HEIGHT,
             view_delta: Fx::ZERO,
             tick: 0,
+            use_held: false,
+            exit: None,
         }
     }
 
@@ -343,6 +390,7 @@ impl<'a> Game<'a> {
             view_z,
             angle: self.angle,
             sector: body.at.sector,
+            exit: self.exit,
         }
     }
 
@@ -357,11 +405,27 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// Advances the game by one tick.
+    /// How the level ended, once it has (an exit wall set off): the game
+    /// then stands still, and [`Game::tick`] does nothing.
+    pub fn exit(&self) -> Option<Exit> {
+        self.exit
+    }
+
+    /// Advances the game by one tick (none once the level has ended).
     pub fn tick(&mut self, input: Input) {
+        if self.exit.is_some() {
+            return;
+        }
         self.tick = self.tick.wrapping_add(1);
         self.apply_input(input);
+        // Use acts on the press, from where the player stands, as DOOM's
+        // P_PlayerThink uses lines before the player moves.
+        if input.press_use && !self.use_held {
+            self.press_use();
+        }
+        self.use_held = input.press_use;
         let level = self.level;
+        let from = self.bodies.first().map(|b| b.at.pos);
         for body in self.bodies.iter_mut() {
             move_body(&level, body);
         }
@@ -382,6 +446,70 @@ impl<'a> Game<'a> {
             body.stable = true;
         }
         self.ease_view();
+        if let (Some(from), Some(player)) = (from, self.bodies.first()) {
+            let to = player.at.pos;
+            self.walk_over(from, to);
+        }
+    }
+
+    /// The player pressed use: the wall in front of it within reach, if it
+    /// has a use special, is set off.
+    fn press_use(&mut self) {
+        let Some(player) = self.bodies.first() else {
+            return;
+        };
+        let target = use_target(
+            &self.level,
+            player.at.pos,
+            self.angle.unit(),
+            player::USE_RANGE,
+        );
+        if let UseTarget::Special(_, special) = target {
+            if special.trigger & trigger::USE != 0 {
+                self.set_off(special.action);
+            }
+        }
+    }
+
+    /// The player's centre went from `from` to `to` this tick: every walk
+    /// special whose wall the path crosses is set off, nearest first.
+    fn walk_over(&mut self, from: Vec2, to: Vec2) {
+        if from == to || self.level.map().wall_special_count() == 0 {
+            return;
+        }
+        let (p, q) = (from.wide(), to.wide());
+        let lo = WVec::new(p.x.min(q.x), p.y.min(q.y));
+        let hi = WVec::new(p.x.max(q.x), p.y.max(q.y));
+        let level = self.level;
+        let mut first: Option<(Wide, u16, u8)> = None;
+        level.walls_in_box(lo, hi, |id| {
+            let Some(special) = level.map().wall_special(id.0) else {
+                return;
+            };
+            if special.trigger & trigger::WALK == 0 {
+                return;
+            }
+            let wall = level.wall(id);
+            if let Some(c) = path_crosses_segment(p, q, wall.a.wide(), wall.b.wide(), 0) {
+                let key = (c.t, id.0, special.action);
+                if first.is_none_or(|f| (key.0, key.1) < (f.0, f.1)) {
+                    first = Some(key);
+                }
+            }
+        });
+        if let Some((_, _, action)) = first {
+            self.set_off(action);
+        }
+    }
+
+    /// Does what a wall special's `action` says.
+    fn set_off(&mut self, action: u8) {
+        match action {
+            wall_action::EXIT => self.exit = Some(Exit::Normal),
+            wall_action::SECRET_EXIT => self.exit = Some(Exit::Secret),
+            // The loader refuses actions it does not know.
+            _ => {}
+        }
     }
 
     fn apply_input(&mut self, input: Input) {

@@ -62,7 +62,7 @@
 //!   (sub-steps, push-out, knee and head checks, portal tracking).
 //! * [`game`]: the fixed-tick simulation. [`game::Game::tick`] takes one
 //!   tick of input; time is passed in by calling it, never read.
-//! * [`demo`]: demo lines (`COUNT FORWARD STRAFE TURN`), the scripted
+//! * [`demo`]: demo lines (`COUNT FORWARD STRAFE TURN [USE]`), the scripted
 //!   input every frontend plays and records.
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.

@@ -3,7 +3,12 @@
 //!
 //! ```text
 //! {"tick":1,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":90,"sector":0}
+//! {"tick":812,"x":3008,"y":-4800,"z":0,"view_z":41,"angle":90,"sector":67,"exit":"normal"}
 //! ```
+//!
+//! The seven keys always come first, in this order; `exit` follows only
+//! once the level has ended (`"normal"` or `"secret"`), so a reader of the
+//! seven keys reads every line.
 //!
 //! Every frontend prints this same line (the desktop's `--trace`, the N64's
 //! final demo state over ISViewer), so traces from different machines
@@ -53,7 +58,7 @@ impl Display for StateLine<'_> {
         let state = self.0;
         write!(
             f,
-            "{{\"tick\":{},\"x\":{},\"y\":{},\"z\":{},\"view_z\":{},\"angle\":{},\"sector\":{}}}",
+            "{{\"tick\":{},\"x\":{},\"y\":{},\"z\":{},\"view_z\":{},\"angle\":{},\"sector\":{}",
             state.tick,
             Exact(state.pos.x),
             Exact(state.pos.y),
@@ -61,7 +66,11 @@ impl Display for StateLine<'_> {
             Exact(state.view_z),
             Exact(state.angle.degrees()),
             state.sector.0,
-        )
+        )?;
+        if let Some(exit) = state.exit {
+            write!(f, ",\"exit\":\"{}\"", exit.name())?;
+        }
+        f.write_str("}")
     }
 }
 
@@ -131,10 +140,20 @@ mod tests {
             view_z: Fx::from_num(41),
             angle: Angle::from_int_degrees(-90),
             sector: SectorId(3),
+            exit: None,
         };
         assert_eq!(
             StateLine(&state).to_string(),
             r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3}"#
+        );
+        // The tick a level ends, and after: one more key, last.
+        let ended = PlayerState {
+            exit: Some(crate::game::Exit::Secret),
+            ..state
+        };
+        assert_eq!(
+            StateLine(&ended).to_string(),
+            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3,"exit":"secret"}"#
         );
     }
 }

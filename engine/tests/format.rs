@@ -2,10 +2,10 @@
 
 use engine::format::bytes::u32_at;
 use engine::format::{
-    kind, BlockmapRepr, BspBox, BspFault, BspNodeRecord, BspRepr, BspSegRecord, LoadError, MapRepr,
-    MapView, RotationRecord, SectorRecord, SideRecord, SubsectorRecord, TextureRecord, ThingRecord,
-    VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MIRRORED, NONE, NO_SECTOR,
-    SUBSECTOR_CHILD,
+    kind, trigger, wall_action, BlockmapRepr, BspBox, BspFault, BspNodeRecord, BspRepr,
+    BspSegRecord, LoadError, MapRepr, MapView, RotationRecord, SectorRecord, SideRecord,
+    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
+    DIR_ENTRY_LEN, HEADER_LEN, MIRRORED, NONE, NO_SECTOR, SUBSECTOR_CHILD,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -18,6 +18,7 @@ struct Owned {
     sector_walls: Vec<u16>,
     things: Vec<ThingRecord>,
     rotations: Vec<RotationRecord>,
+    specials: Vec<WallSpecialRecord>,
     grid: Grid,
     offsets: Vec<u32>,
     entries: Vec<u16>,
@@ -171,6 +172,7 @@ impl Owned {
             sector_walls,
             things,
             rotations: vec![],
+            specials: vec![],
             grid,
             offsets: vec![],
             entries: vec![],
@@ -222,6 +224,7 @@ impl Owned {
             sector_walls: &self.sector_walls,
             things: &self.things,
             rotations: &self.rotations,
+            wall_specials: &self.specials,
             blockmap: BlockmapRepr {
                 origin_x: self.grid.origin_x,
                 origin_y: self.grid.origin_y,
@@ -1096,6 +1099,95 @@ fn sprite_rotation_faults() {
                             assert!(view.texture(set.rotation(r).0).is_some());
                         }
                     }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wall_specials_read_back_and_bad_ones_are_refused() {
+    let special = |wall, action, trig| WallSpecialRecord {
+        wall,
+        action,
+        trigger: trig,
+        tag: 0,
+    };
+    let mut o = Owned::new();
+    o.specials = vec![
+        special(1, wall_action::EXIT, trigger::USE),
+        special(5, wall_action::SECRET_EXIT, trigger::WALK | trigger::REPEAT),
+    ];
+    let bytes = o.bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    assert_eq!(view.wall_special_count(), 2);
+    assert_eq!(view.wall_special(1), Some(o.specials[0]));
+    assert_eq!(view.wall_special(5), Some(o.specials[1]));
+    assert_eq!(view.wall_special(0), None);
+    assert_eq!(view.wall_special(u16::MAX), None);
+    assert_eq!(view.wall_special_at(99), WallSpecialRecord::default());
+    // A map without specials has no section.
+    assert!(!Owned::new().bytes().windows(4).any(|w| w == b"WSPC"));
+    // Refusals: a wall out of range, out of order, twice, an unknown
+    // action, a trigger that is neither use nor walk, or both.
+    let with = |specials: Vec<WallSpecialRecord>| {
+        let mut o = Owned::new();
+        o.specials = specials;
+        // Emitted as given, not sorted: the loader must catch it.
+        load(&o.bytes())
+    };
+    assert!(matches!(
+        with(vec![special(7, wall_action::EXIT, trigger::USE)]),
+        Err(LoadError::IndexOutOfRange {
+            what: "wall special's wall",
+            ..
+        })
+    ));
+    let order = vec![
+        special(3, wall_action::EXIT, trigger::USE),
+        special(2, wall_action::EXIT, trigger::USE),
+    ];
+    assert!(matches!(
+        with(order),
+        Err(LoadError::ValueOutOfRange { .. })
+    ));
+    let twice = vec![
+        special(3, wall_action::EXIT, trigger::USE),
+        special(3, wall_action::EXIT, trigger::WALK),
+    ];
+    assert!(matches!(
+        with(twice),
+        Err(LoadError::ValueOutOfRange { .. })
+    ));
+    for (action, trig) in [
+        (0, trigger::USE),
+        (99, trigger::USE),
+        (wall_action::EXIT, 0),
+        (wall_action::EXIT, trigger::REPEAT),
+        (wall_action::EXIT, trigger::USE | trigger::WALK),
+        (wall_action::EXIT, 8),
+    ] {
+        assert!(
+            matches!(
+                with(vec![special(0, action, trig)]),
+                Err(LoadError::ValueOutOfRange { .. })
+            ),
+            "{action} {trig}"
+        );
+    }
+    // A section of a length that is not whole records, and every prefix.
+    let (at, len) = section(&bytes, b"WSPC");
+    assert_eq!(len, 12);
+    for n in 0..bytes.len() {
+        assert!(load(&bytes[..n]).is_err(), "prefix {n} loaded");
+    }
+    for i in at..at + len {
+        for bit in 0..8 {
+            let mut b = bytes.clone();
+            b[i] ^= 1 << bit;
+            if let Ok(view) = MapView::new_checked(&b) {
+                for w in 0..8 {
+                    let _ = view.wall_special(w);
                 }
             }
         }

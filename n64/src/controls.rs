@@ -103,6 +103,8 @@ pub fn input_from_pad(pad: &PadState) -> Input {
         // Stick right turns right, which is negative (left positive).
         -scale_axis(pad.stick_x, MAX_TURN),
     )
+    // B is use, as in DOOM 64 (held: the game acts once a press).
+    .with_use(pad.holds(button::B))
 }
 
 /// What a controller reading asks for beyond movement.

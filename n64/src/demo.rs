@@ -80,6 +80,7 @@ mod tests {
                     forward: 100,
                     strafe: 0,
                     turn: 0,
+                    press_use: false,
                 },
             },
             DemoRun {
@@ -88,6 +89,7 @@ mod tests {
                     forward: -1,
                     strafe: 0,
                     turn: 0,
+                    press_use: false,
                 },
             },
             DemoRun {
@@ -96,6 +98,7 @@ mod tests {
                     forward: 0,
                     strafe: 0,
                     turn: 5,
+                    press_use: false,
                 },
             },
         ];

@@ -192,6 +192,15 @@ pub fn run(mut hardware: Hardware) -> ! {
             ))
         } else if actions.play_demo {
             Some((0, Driver::Demo(DEFAULT_DEMO.inputs())))
+        } else if let Some(exit) = session.game.exit() {
+            // The level ended: on to the next (a secret exit too, as the
+            // ROM's levels have no secret ones).
+            hardware.debug.line(format_args!(
+                "exit: {} on level {}",
+                exit.name(),
+                session.index + 1
+            ));
+            Some(((session.index + 1) % LEVELS.len(), Driver::Controller))
         } else {
             None
         };

@@ -72,6 +72,7 @@ fn load_in_engine(packed: &PackedTextures, wall: u16, flat: u16, sprite: u16) {
         sector_walls: &[0, 1, 2],
         things: &things,
         rotations: &[],
+        wall_specials: &[],
         blockmap: BlockmapRepr {
             origin_x: 0,
             origin_y: 0,

@@ -9,12 +9,15 @@
 //!   tracking, push-out from walls and corners.
 //! * [`push_apart`]: round bodies pushing each other apart, with pairs
 //!   found through a grid.
+//! * [`use_line`]: what the player's use press reaches (DOOM's
+//!   `P_UseLines`).
 
 pub mod clearance;
 pub mod crossing;
 pub mod mover;
 pub mod point_segment;
 pub mod push_apart;
+pub mod use_line;
 
 pub use clearance::{wall_blocks, Blocked, BodyShape, Opening};
 pub use mover::{slide_move, MoveOutcome, Placement, Support};

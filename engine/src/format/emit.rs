@@ -5,7 +5,7 @@ use super::bytes::Writer;
 use super::{
     kind, size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, RotationRecord, SectorRecord,
     SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord,
-    DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
+    WallSpecialRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
 };
 use crate::math::Vec2;
 
@@ -29,6 +29,8 @@ pub struct MapRepr<'a> {
     pub things: &'a [ThingRecord],
     /// The sprite rotation sets things refer to (none: no `SROT`).
     pub rotations: &'a [RotationRecord],
+    /// Wall specials, sorted by wall, one at most for each.
+    pub wall_specials: &'a [WallSpecialRecord],
     /// The blockmap.
     pub blockmap: BlockmapRepr<'a>,
     /// The texture directory.
@@ -67,7 +69,7 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 19;
+const MAX_EMITTED: usize = 20;
 
 impl MapRepr<'_> {
     fn grid(&self) -> Grid {
@@ -114,6 +116,12 @@ impl MapRepr<'_> {
             add(
                 tag::SPRITE_ROTATIONS,
                 self.rotations.len() * size::SPRITE_ROTATIONS,
+            );
+        }
+        if !self.wall_specials.is_empty() {
+            add(
+                tag::WALL_SPECIALS,
+                self.wall_specials.len() * size::WALL_SPECIAL,
             );
         }
         add(
@@ -256,6 +264,14 @@ impl MapRepr<'_> {
                     for &e in &r.textures {
                         w.u16(e);
                     }
+                }
+            }
+            tag::WALL_SPECIALS => {
+                for s in self.wall_specials {
+                    w.u16(s.wall);
+                    w.u8(s.action);
+                    w.u8(s.trigger);
+                    w.u16(s.tag);
                 }
             }
             tag::BLOCKMAP => {

@@ -24,6 +24,7 @@
 //! | `SWAL` | `u16`               | 2     | wall indices, each sector's run contiguous |
 //! | `THNG` | [`ThingRecord`]     | 24    | x, y, angle (degrees), radius: 16.16; kind, type, sprite, rotations: u16 |
 //! | `SROT` | [`RotationRecord`]  | 16    | optional sprite rotations: 8 x u16, the texture of rotation 1..8 ([`MIRRORED`] set: drawn mirrored) |
+//! | `WSPC` | [`WallSpecialRecord`] | 6   | optional wall specials, sorted by wall: wall: u16; action, trigger: u8; tag: u16 |
 //! | `BMAP` | [`BlockmapRepr`]    | var.  | origin x, y: i32 units; size, cols, rows, 0: u16; cols*rows+1 `u32` list offsets; `u16` wall indices |
 //! | `TXDR` | [`TextureRecord`]   | 16    | width, height: u16; pixel offset: u32; flags, transparent index: u8; left, top offset: i16; 0: u16 |
 //! | `TXPX` | `u8`                | var.  | texture pixels (palette indices), each texture column-major |
@@ -149,6 +150,8 @@ pub mod tag {
     pub const BSP_SUBSECTORS: [u8; 4] = *b"BSUB";
     /// Solid things by block.
     pub const SOLID_THINGS: [u8; 4] = *b"STBK";
+    /// Optional wall specials.
+    pub const WALL_SPECIALS: [u8; 4] = *b"WSPC";
     /// Optional sprite rotation sets.
     pub const SPRITE_ROTATIONS: [u8; 4] = *b"SROT";
 }
@@ -189,6 +192,8 @@ pub mod size {
     pub const BSP_SEG: usize = 20;
     /// [`super::RotationRecord`].
     pub const SPRITE_ROTATIONS: usize = 16;
+    /// [`super::WallSpecialRecord`].
+    pub const WALL_SPECIAL: usize = 6;
     /// [`super::SubsectorRecord`].
     pub const BSP_SUBSECTOR: usize = 8;
 }
@@ -372,6 +377,50 @@ impl RotationRecord {
         let e = self.textures[r % 8];
         (e & !MIRRORED, e & MIRRORED != 0)
     }
+}
+
+/// What a wall special does ([`WallSpecialRecord::action`]).
+pub mod wall_action {
+    /// Ends the level; the game goes on to the next.
+    pub const EXIT: u8 = 1;
+    /// Ends the level; the game goes on to the secret level.
+    pub const SECRET_EXIT: u8 = 2;
+
+    /// Whether `a` is an action this engine knows.
+    pub const fn is_known(a: u8) -> bool {
+        matches!(a, EXIT | SECRET_EXIT)
+    }
+}
+
+/// How a wall special is set off ([`WallSpecialRecord::trigger`] bits:
+/// exactly one of [`USE`](trigger::USE) and [`WALK`](trigger::WALK),
+/// perhaps with [`REPEAT`](trigger::REPEAT)).
+pub mod trigger {
+    /// The player presses use facing the wall's front, within DOOM's use
+    /// range, nothing blocking in between (DOOM's S and D lines).
+    pub const USE: u8 = 1;
+    /// The player's centre crosses the wall (DOOM's W lines).
+    pub const WALK: u8 = 2;
+    /// It can be set off again (DOOM's SR and WR); else once.
+    pub const REPEAT: u8 = 4;
+
+    /// Whether `t` is a valid set of bits.
+    pub const fn is_valid(t: u8) -> bool {
+        t & !(USE | WALK | REPEAT) == 0 && (t & USE == 0) != (t & WALK == 0)
+    }
+}
+
+/// A wall's special: what happens when the player sets it off.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct WallSpecialRecord {
+    /// The wall.
+    pub wall: u16,
+    /// See [`wall_action`].
+    pub action: u8,
+    /// See [`trigger`].
+    pub trigger: u8,
+    /// The sectors it acts on, by tag (0: none; an exit has none).
+    pub tag: u16,
 }
 
 /// A box on one side of a BSP node's partition, 16.16 map units.

@@ -5,9 +5,9 @@ use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
-    kind, size, tag, LoadError, RotationRecord, SectorRecord, SideRecord, TextureRecord,
-    ThingRecord, VertexRecord, WallRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS,
-    MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
+    kind, size, tag, trigger, wall_action, LoadError, RotationRecord, SectorRecord, SideRecord,
+    TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord, DIR_ENTRY_LEN,
+    HEADER_LEN, MAGIC, MAX_SECTIONS, MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
@@ -32,6 +32,7 @@ pub struct MapView<'a> {
     sector_walls: &'a [u8],
     things: &'a [u8],
     rotations: &'a [u8],
+    wall_specials: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
     solid_things: BlockLists<'a>,
@@ -54,7 +55,7 @@ struct BlockLists<'a> {
     entries: &'a [u8],
 }
 
-const KNOWN: [[u8; 4]; 19] = [
+const KNOWN: [[u8; 4]; 20] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -73,6 +74,7 @@ const KNOWN: [[u8; 4]; 19] = [
     tag::BSP_SEGS,
     tag::BSP_SUBSECTORS,
     tag::SOLID_THINGS,
+    tag::WALL_SPECIALS,
     tag::SPRITE_ROTATIONS,
 ];
 
@@ -180,6 +182,10 @@ impl<'a> MapView<'a> {
             Some(body) => whole_records(body, tag::SPRITE_ROTATIONS, size::SPRITE_ROTATIONS)?,
             None => &[],
         };
+        let wall_specials = match sections.get(tag::WALL_SPECIALS) {
+            Some(body) => whole_records(body, tag::WALL_SPECIALS, size::WALL_SPECIAL)?,
+            None => &[],
+        };
         let bmap = sections
             .get(tag::BLOCKMAP)
             .ok_or(LoadError::MissingSection(tag::BLOCKMAP))?;
@@ -248,6 +254,7 @@ impl<'a> MapView<'a> {
             sector_walls,
             things,
             rotations,
+            wall_specials,
             title,
             blockmap,
             solid_things: BlockLists::default(),
@@ -259,6 +266,7 @@ impl<'a> MapView<'a> {
         view.check_walls()?;
         view.check_sectors()?;
         view.check_rotations()?;
+        view.check_wall_specials()?;
         view.check_things()?;
         view.check_blockmap()?;
         view.solid_things = view.check_solid_things(sections.get(tag::SOLID_THINGS))?;
@@ -457,6 +465,36 @@ impl<'a> MapView<'a> {
         }
         if !player {
             return Err(LoadError::NoPlayerStart);
+        }
+        Ok(())
+    }
+
+    /// Every special names a wall, in order, once, with an action and a
+    /// trigger this engine knows.
+    fn check_wall_specials(&self) -> Result<(), LoadError> {
+        let mut prev: Option<u16> = None;
+        for i in 0..self.wall_special_count() {
+            let s = self.wall_special_at(i);
+            if s.wall as usize >= self.wall_count() {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "wall special's wall",
+                    index: i,
+                    value: s.wall as u32,
+                });
+            }
+            if prev.is_some_and(|p| p >= s.wall) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "wall special (not sorted by wall, or a wall twice)",
+                    index: i,
+                });
+            }
+            if !wall_action::is_known(s.action) || !trigger::is_valid(s.trigger) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "wall special",
+                    index: i,
+                });
+            }
+            prev = Some(s.wall);
         }
         Ok(())
     }
@@ -756,6 +794,38 @@ impl<'a> MapView<'a> {
             .chunks_exact(size::THING)
             .filter_map(|r| <&[u8; size::THING]>::try_from(r).ok())
             .map(thing_record)
+    }
+
+    /// Number of wall specials (entries of `WSPC`).
+    pub fn wall_special_count(&self) -> usize {
+        self.wall_specials.len() / size::WALL_SPECIAL
+    }
+
+    /// Wall special `i` in the list (all zeros for an index out of range).
+    pub fn wall_special_at(&self, i: usize) -> WallSpecialRecord {
+        let d = record(self.wall_specials, i).unwrap_or(&[0; size::WALL_SPECIAL]);
+        WallSpecialRecord {
+            wall: u16_at(d, 0),
+            action: u8_at(d, 2),
+            trigger: u8_at(d, 3),
+            tag: u16_at(d, 4),
+        }
+    }
+
+    /// The special of wall `wall`, if it has one (a binary search: the
+    /// list is sorted by wall).
+    pub fn wall_special(&self, wall: u16) -> Option<WallSpecialRecord> {
+        let (mut lo, mut hi) = (0, self.wall_special_count());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let s = self.wall_special_at(mid);
+            match s.wall.cmp(&wall) {
+                core::cmp::Ordering::Equal => return Some(s),
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
     }
 
     /// Number of sprite rotation sets (entries of `SROT`).
