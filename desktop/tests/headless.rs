@@ -397,3 +397,44 @@ fn start_puts_the_player_there_on_the_floor() {
     );
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn a_run_ends_at_an_exit_and_its_last_line_says_so() {
+    let dir = scratch("desktop", "exit");
+    let map = dir.join("exit.map");
+    fs::write(
+        &map,
+        "vertex a 0 0\nvertex b 256 0\nvertex c 256 128\nvertex d 0 128\n\
+         vertex e 512 0\nvertex f 512 128\n\
+         sector hall floor 0 ceiling 128\nsector far floor 0 ceiling 128\n\
+         loop hall a b c d a\nloop far b e f c b\n\
+         player 64 64 0\nexit b c walk\n",
+    )
+    .unwrap();
+    let demo = dir.join("run.demo");
+    fs::write(&demo, "100 100 0 0\n").unwrap();
+    let trace = dir.join("trace.jsonl");
+    let out = ok(&[
+        "--headless",
+        "--map",
+        map.to_str().unwrap(),
+        "--demo",
+        demo.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    let last = stdout_lines(&out).pop().unwrap();
+    assert!(last.ends_with(",\"exit\":\"normal\"}"), "{last}");
+    let lines: Vec<String> = fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    // It stopped on the tick the centre crossed x = 256, well before the
+    // demo's 100 ticks, and only that line has the eighth key.
+    assert!(lines.len() < 40, "{} ticks", lines.len());
+    assert_eq!(lines.last(), Some(&last));
+    assert!(lines[..lines.len() - 1].iter().all(|l| !l.contains("exit")));
+    let fields: Vec<f64> = fields(&lines[0]);
+    assert_eq!(fields.len(), 7);
+}

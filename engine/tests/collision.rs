@@ -296,6 +296,7 @@ fn leaving_a_vertex_keeps_the_sector_the_centre_is_really_in() {
     use tools::build::{build, BuildOptions, SourceMap, SourceSector};
     let v = |x, y| Vec2::from_int(x, y);
     let map = SourceMap {
+        specials: Vec::new(),
         title: "nested".into(),
         vertices: vec![
             v(-512, -256),

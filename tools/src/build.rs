@@ -39,7 +39,8 @@ use engine::config;
 use engine::format::blockmap::{for_each_block_touching_segment, Grid};
 use engine::format::{
     BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, RotationRecord, SectorRecord,
-    SideRecord, SubsectorRecord, ThingRecord, VertexRecord, WallRecord, MIRRORED, NONE, NO_SECTOR,
+    SideRecord, SubsectorRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
+    MIRRORED, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 
@@ -86,6 +87,21 @@ pub struct SourceMap {
     pub sectors: Vec<SourceSector>,
     /// Player starts and entity spawns.
     pub things: Vec<ThingRecord>,
+    /// Wall specials, each on the wall between two vertices (either way
+    /// round; its `wall` field is filled in by the builder).
+    pub specials: Vec<SourceSpecial>,
+}
+
+/// A special on the wall between vertices `v1` and `v2` of a
+/// [`SourceMap`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceSpecial {
+    /// One end.
+    pub v1: usize,
+    /// The other end.
+    pub v2: usize,
+    /// What it does and how it is set off (its `wall` is ignored).
+    pub special: WallSpecialRecord,
 }
 
 /// Compiler settings.
@@ -125,6 +141,8 @@ pub enum Site {
     /// A wall of a [`WallMap`], by its [`SourceWall::origin`] (a DOOM
     /// map's linedef number).
     Line(usize),
+    /// A special of a [`SourceMap`] ([`SourceMap::specials`]).
+    Special(usize),
 }
 
 /// A reason the level cannot be compiled.
@@ -750,7 +768,26 @@ pub fn build_textured(
         .as_ref()
         .map_or_else(Vec::new, |p| p.warnings.clone());
 
-    // 8. The BSP, from our own node builder: every map has one (the
+    // 8. Specials, on the walls their vertices name.
+    let mut specials = Vec::with_capacity(map.specials.len());
+    for (i, s) in map.specials.iter().enumerate() {
+        let wall = walls.iter().position(|w| {
+            let (a, b) = (w.v1 as usize, w.v2 as usize);
+            (a, b) == (s.v1, s.v2) || (b, a) == (s.v1, s.v2)
+        });
+        let Some(wall) = wall else {
+            return Err(
+                err(Site::Special(i), "no wall runs between these two vertices")
+                    .help("a special goes on a wall: two vertices next to each other in a loop"),
+            );
+        };
+        specials.push(WallSpecialRecord {
+            wall: wall as u16,
+            ..s.special
+        });
+    }
+
+    // 9. The BSP, from our own node builder: every map has one (the
     // renderer draws by it).
     let bsp = crate::nodes::build(&map.vertices, &walls).map_err(no_bsp)?;
     let parts = Parts {
@@ -761,6 +798,7 @@ pub fn build_textured(
         sectors: &sectors,
         sector_walls: &sector_walls,
         things: &map.things,
+        wall_specials: &specials,
         rotations: &[],
         grid: &grid,
         lists: &lists,
@@ -963,6 +1001,8 @@ pub struct WallMap {
     pub sectors: Vec<SectorRecord>,
     /// Player starts and entity spawns.
     pub things: Vec<ThingRecord>,
+    /// Wall specials, `wall` indexing [`WallMap::walls`].
+    pub specials: Vec<WallSpecialRecord>,
     /// The sprite rotation sets things refer to (`rotations` n: entry
     /// n - 1).
     pub rotations: Vec<RotationRecord>,
@@ -1039,6 +1079,7 @@ pub fn build_walls(
         sectors: &sectors,
         sector_walls: &sector_walls,
         things: &map.things,
+        wall_specials: &map.specials,
         rotations: &map.rotations,
         grid: &grid,
         lists: &lists,
@@ -1161,6 +1202,7 @@ struct Parts<'a> {
     sectors: &'a [SectorRecord],
     sector_walls: &'a [u16],
     things: &'a [ThingRecord],
+    wall_specials: &'a [WallSpecialRecord],
     rotations: &'a [RotationRecord],
     grid: &'a Grid,
     lists: &'a [Vec<u16>],
@@ -1197,6 +1239,10 @@ fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
         title_len -= 1;
     }
     let title = &p.title[..title_len];
+    // Sorted by wall, one special a wall (the first given wins).
+    let mut wall_specials = p.wall_specials.to_vec();
+    wall_specials.sort_by_key(|s| s.wall);
+    wall_specials.dedup_by_key(|s| s.wall);
     let mut repr = MapRepr {
         title,
         vertices: &vertices,
@@ -1206,6 +1252,7 @@ fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
         sector_walls: p.sector_walls,
         things: p.things,
         rotations: p.rotations,
+        wall_specials: &wall_specials,
         blockmap: BlockmapRepr {
             origin_x: grid.origin_x,
             origin_y: grid.origin_y,
@@ -1358,6 +1405,7 @@ fn describe(site: &Site) -> String {
         Site::Sector(i) => format!("sector {i}"),
         Site::Thing(i) => format!("thing {i}"),
         Site::Line(i) => format!("linedef {i}"),
+        Site::Special(i) => format!("special {i}"),
     }
 }
 
@@ -1411,6 +1459,7 @@ mod tests {
 
     pub(crate) fn square_room() -> SourceMap {
         SourceMap {
+            specials: Vec::new(),
             title: "room".into(),
             vertices: vec![
                 Vec2::from_int(0, 0),

@@ -117,6 +117,7 @@ fn num(v: Fx) -> Value {
 ///  "things":[{"x","y","angle","radius","kind","type","sprite",
 ///             "rotations":[{"texture","mirrored"}]}],
 ///  "player_start":{"x","y","angle"},
+///  "specials":[{"wall","action","trigger","repeat","tag"}],
 ///  "textures":[{"name","width","height","flags"}], "sky",
 ///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"},
 ///  "bsp":{"nodes":[{"x","y","dx","dy","right_box","left_box","right","left"}],
@@ -280,6 +281,26 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             .collect();
         json!({"nodes": nodes, "segs": segs, "subsectors": subsectors})
     };
+    // A wall's special: `action` "exit" or "secret_exit", `trigger` "use"
+    // or "walk".
+    let specials: Vec<Value> = (0..view.wall_special_count())
+        .map(|k| {
+            let s = view.wall_special_at(k);
+            let action = match s.action {
+                engine::format::wall_action::EXIT => json!("exit"),
+                engine::format::wall_action::SECRET_EXIT => json!("secret_exit"),
+                a => json!(a),
+            };
+            let on_use = s.trigger & engine::format::trigger::USE != 0;
+            json!({
+                "wall": s.wall,
+                "action": action,
+                "trigger": if on_use { "use" } else { "walk" },
+                "repeat": s.trigger & engine::format::trigger::REPEAT != 0,
+                "tag": s.tag,
+            })
+        })
+        .collect();
     json!({
         "title": view.title(),
         "vertices": vertices,
@@ -288,6 +309,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
         "sectors": sectors,
         "things": things,
         "player_start": player_start,
+        "specials": specials,
         "textures": textures,
         "sky": view.sky().map_or(Value::Null, |s| json!(s)),
         "blockmap": {

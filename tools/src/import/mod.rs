@@ -50,7 +50,8 @@ use std::collections::{BTreeMap, HashMap};
 
 use engine::config::player;
 use engine::format::{
-    kind, wall_flag, RotationRecord, SectorRecord, SideRecord, ThingRecord, MIRRORED, NONE, SKY,
+    kind, wall_flag, RotationRecord, SectorRecord, SideRecord, ThingRecord, WallSpecialRecord,
+    MIRRORED, NONE, SKY,
 };
 use engine::math::{Fx, Vec2};
 
@@ -99,6 +100,8 @@ pub struct Summary {
     pub things_kept: usize,
     /// Things left out (other skills, multiplayer, other players' starts).
     pub things_skipped: usize,
+    /// Exit lines kept (walls that end the level).
+    pub exits: usize,
 }
 
 /// A compiled DOOM map.
@@ -415,10 +418,27 @@ pub fn import(
             })
             .ok()
     });
+    // Exits, on the walls of their linedefs.
+    let specials: Vec<WallSpecialRecord> = walls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, wall)| {
+            let l = level.linedefs.get(wall.origin)?;
+            let (action, trigger) = specials::exit(level.specials, l.special)?;
+            Some(WallSpecialRecord {
+                wall: i as u16,
+                action,
+                trigger,
+                tag: 0,
+            })
+        })
+        .collect();
+    summary.exits = specials.len();
     let wall_map = WallMap {
         title: map.to_string(),
         vertices,
         walls,
+        specials,
         sides,
         sectors,
         things,

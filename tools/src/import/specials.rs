@@ -6,6 +6,7 @@
 //! are both covered; [`SpecialSet`] says which a level uses.
 
 use crate::doom::{Feature, SpecialSet};
+use engine::format::{trigger, wall_action};
 
 /// Whom a door or lift special moves.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -118,6 +119,23 @@ fn hexen(special: i32, args: &[i32; 5]) -> Action {
     }
 }
 
+/// The exit a line special is, as the compiled map's
+/// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's S1 and W1 exits, normal
+/// and secret (11, 51, 52, 124). The gun-triggered ones (G1 197, 198)
+/// and Hexen numbering's exits are not read yet.
+pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
+    if set != SpecialSet::Doom {
+        return None;
+    }
+    match special {
+        11 => Some((wall_action::EXIT, trigger::USE)),
+        51 => Some((wall_action::SECRET_EXIT, trigger::USE)),
+        52 => Some((wall_action::EXIT, trigger::WALK)),
+        124 => Some((wall_action::SECRET_EXIT, trigger::WALK)),
+        _ => None,
+    }
+}
+
 /// Features a thing type stands for (slope and polyobject things, which
 /// mean the same in every ZDoom-family port).
 pub fn thing_feature(kind: i32) -> Option<Feature> {
@@ -146,6 +164,18 @@ mod tests {
         assert_eq!(c(0x3C00 | (1 << 5), 4), Action::OpenDoor(Target::Tag(4)));
         assert_eq!(c(0x3C00 | (3 << 5), 4), Action::None, "close-and-stay");
         assert_eq!(c(242, 1), Action::Unsupported(Feature::ExtraFloors));
+    }
+
+    #[test]
+    fn doom_exits() {
+        let e = |s| exit(SpecialSet::Doom, s);
+        assert_eq!(e(11), Some((wall_action::EXIT, trigger::USE)));
+        assert_eq!(e(51), Some((wall_action::SECRET_EXIT, trigger::USE)));
+        assert_eq!(e(52), Some((wall_action::EXIT, trigger::WALK)));
+        assert_eq!(e(124), Some((wall_action::SECRET_EXIT, trigger::WALK)));
+        assert_eq!(e(1), None);
+        // Hexen's 11 is Door_Open, not an exit.
+        assert_eq!(exit(SpecialSet::Hexen, 11), None);
     }
 
     #[test]

@@ -827,3 +827,44 @@ fn monsters_with_all_eight_rotations_get_a_rotation_set() {
     assert!(json["things"][3]["rotations"].is_null());
     assert_eq!(json["things"][1]["sprite"], things[1].sprite);
 }
+
+#[test]
+fn doom_exits_become_wall_specials() {
+    use engine::format::{trigger, wall_action};
+    // The door's east side a W1 exit (52) and room B's east wall an S1
+    // secret exit (51); everything else as it was.
+    let mut lv = two_rooms_and_a_door();
+    lv.0.linedefs[6].special = 52;
+    lv.0.linedefs[8].special = 51;
+    let out = run(&lv);
+    assert_eq!(out.summary.exits, 2);
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    let map = level.map();
+    assert_eq!(map.wall_special_count(), 2);
+    let specials: Vec<_> = (0..2).map(|k| map.wall_special_at(k)).collect();
+    let (walk, switch) = (specials[0], specials[1]);
+    assert_eq!(
+        (walk.action, walk.trigger),
+        (wall_action::EXIT, trigger::WALK)
+    );
+    assert_eq!(
+        (switch.action, switch.trigger),
+        (wall_action::SECRET_EXIT, trigger::USE)
+    );
+    // On the walls of those linedefs: the door's east side at x = 272,
+    // room B's east wall at x = 512.
+    let x_of = |w: u16| {
+        let wall = level.wall(engine::world::WallId(w));
+        (wall.a.x.to_num::<i32>(), wall.b.x.to_num::<i32>())
+    };
+    assert_eq!(x_of(walk.wall), (272, 272));
+    assert_eq!(x_of(switch.wall), (512, 512));
+    // Walking east from the start, through the open door, crosses the
+    // exit line: the level ends.
+    let mut game = engine::game::Game::new(level);
+    game.tick(engine::game::Input::new(0, 0, -90));
+    for _ in 0..60 {
+        game.tick(engine::game::Input::new(100, 0, 0));
+    }
+    assert_eq!(game.exit(), Some(engine::game::Exit::Normal));
+}

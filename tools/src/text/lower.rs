@@ -7,13 +7,13 @@ use std::path::{Path, PathBuf};
 
 use super::parse::{parse_line, Looks, SectorTextures, Spanned, Stmt};
 use super::suggest;
-use crate::build::{self, BuildOptions, Site, SourceMap, SourceSector};
+use crate::build::{self, BuildOptions, Site, SourceMap, SourceSector, SourceSpecial};
 use crate::diag::{shown, Diagnostic, Diagnostics, Location, Severity, SourceFile, Span};
 use crate::texture::TextureLibrary;
 use crate::wad::Wad;
 use crate::Output;
 use engine::config;
-use engine::format::{kind, ThingRecord};
+use engine::format::{kind, trigger, wall_action, ThingRecord, WallSpecialRecord};
 use engine::math::{Fx, Vec2, WVec, Wide};
 use engine::render::Palette;
 use engine::world::{Level, SectorId};
@@ -64,6 +64,13 @@ struct PendingLoop<'a> {
     span: Span,
 }
 
+struct PendingExit<'a> {
+    v1: Spanned<&'a str>,
+    v2: Spanned<&'a str>,
+    special: WallSpecialRecord,
+    span: Span,
+}
+
 struct Compiler<'a> {
     src: SourceFile<'a>,
     errors: Vec<Diagnostic>,
@@ -75,6 +82,10 @@ struct Compiler<'a> {
     sector_names: HashMap<&'a str, usize>,
     loops: Vec<PendingLoop<'a>>,
     things: Vec<ThingDef>,
+    /// `exit` statements, resolved after the loops.
+    exits: Vec<PendingExit<'a>>,
+    /// The specials they became, and where each was written.
+    specials: Vec<(SourceSpecial, Span)>,
     player: Option<Span>,
     /// Where `textures` and `texture` files are looked for: the map
     /// file's directory.
@@ -111,6 +122,8 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
         sector_names: HashMap::new(),
         loops: Vec::new(),
         things: Vec::new(),
+        exits: Vec::new(),
+        specials: Vec::new(),
         player: None,
         base_dir: Path::new(file_name)
             .parent()
@@ -126,6 +139,7 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
     }
     if !c.truncated {
         c.resolve_loops();
+        c.resolve_exits();
     }
     if !c.truncated {
         c.whole_map_checks();
@@ -395,6 +409,27 @@ impl<'a> Compiler<'a> {
                 },
                 span,
             }),
+            Stmt::Exit {
+                v1,
+                v2,
+                secret,
+                walk,
+                span,
+            } => self.exits.push(PendingExit {
+                v1,
+                v2,
+                special: WallSpecialRecord {
+                    wall: 0,
+                    action: if secret {
+                        wall_action::SECRET_EXIT
+                    } else {
+                        wall_action::EXIT
+                    },
+                    trigger: if walk { trigger::WALK } else { trigger::USE },
+                    tag: 0,
+                },
+                span,
+            }),
             Stmt::Obstacle { x, y, radius, span } => self.thing(ThingDef {
                 record: ThingRecord {
                     x,
@@ -607,6 +642,30 @@ impl<'a> Compiler<'a> {
         self.push(d);
     }
 
+    /// Each `exit`'s vertices by name (the builder then finds the wall
+    /// between them, or says there is none).
+    fn resolve_exits(&mut self) {
+        let exits = std::mem::take(&mut self.exits);
+        for e in exits {
+            let v1 = self.vertex_names.get(e.v1.value).copied();
+            let v2 = self.vertex_names.get(e.v2.value).copied();
+            if v1.is_none() {
+                self.unknown("vertex", e.v1);
+            }
+            if v2.is_none() {
+                self.unknown("vertex", e.v2);
+            }
+            if let (Some(v1), Some(v2)) = (v1, v2) {
+                let special = SourceSpecial {
+                    v1,
+                    v2,
+                    special: e.special,
+                };
+                self.specials.push((special, e.span));
+            }
+        }
+    }
+
     fn resolve_loops(&mut self) {
         let loops = std::mem::take(&mut self.loops);
         for lp in loops {
@@ -774,6 +833,7 @@ impl<'a> Compiler<'a> {
 
     fn source_map(&self) -> SourceMap {
         SourceMap {
+            specials: self.specials.iter().map(|(s, _)| s.clone()).collect(),
             title: self.title.as_ref().map_or(String::new(), |t| t.0.clone()),
             vertices: self.vertices.iter().map(|v| v.pos).collect(),
             sectors: self
@@ -812,6 +872,7 @@ impl<'a> Compiler<'a> {
                 .and_then(|s| s.loops.get(loop_index))
                 .and_then(|l| Some(l.spans.get(index)?.to(*l.spans.get(index + 1)?))),
             Site::Thing(i) => self.things.get(i).map(|t| t.span),
+            Site::Special(i) => self.specials.get(i).map(|s| s.1),
             // Only `build_walls` names linedefs; the text format has none.
             Site::Line(_) => None,
         };

@@ -12,6 +12,7 @@
 //! player X Y ANGLE                     # player 1 start; ANGLE in degrees, counter-clockwise from east (+x)
 //! entity X Y RADIUS                    # a pushable round body
 //! obstacle X Y RADIUS                  # a round post that never moves and no body enters
+//! exit V1 V2 [secret] [walk]           # the wall V1-V2 ends the level: used (or walked over)
 //! ```
 //!
 //! * One statement per line; tokens are separated by white space. A `#`
@@ -39,6 +40,10 @@
 //!   floor 137 (tan), ceiling 250 (light grey), walls 244 (mid grey).
 //! * `player`: exactly one. The angle is wrapped into `[0, 360)`. Its
 //!   radius is the engine's player radius.
+//! * `exit`: the wall between two vertices that follow each other in a
+//!   loop (either order) ends the level when the player uses its front
+//!   (facing it within 64 units), or with `walk` when the player's centre
+//!   crosses it; `secret` goes on to the secret level.
 //! * `entity`, `obstacle`: radius above 0 and at most 1024. An obstacle
 //!   blocks at every height, as DOOM's solid things (columns, lamps,
 //!   monsters) do; neither is drawn (text maps have no sprites).

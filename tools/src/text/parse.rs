@@ -140,6 +140,19 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `exit V1 V2 [secret] [walk]`.
+    Exit {
+        /// The wall's two vertices.
+        v1: Spanned<&'a str>,
+        /// The other.
+        v2: Spanned<&'a str>,
+        /// To the secret level.
+        secret: bool,
+        /// Set off by walking over it, not by use.
+        walk: bool,
+        /// The whole statement.
+        span: Span,
+    },
     /// `obstacle X Y RADIUS`.
     Obstacle {
         /// Position.
@@ -180,8 +193,9 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 9] = [
-    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "textures", "texture",
+pub const KEYWORDS: [&str; 10] = [
+    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "exit", "textures",
+    "texture",
 ];
 
 /// The sector options.
@@ -273,6 +287,33 @@ pub fn parse_line<'a>(
                 sector,
                 vertices,
                 span,
+            }
+        }
+        "exit" => {
+            let v1 = p.name("vertex")?;
+            let v2 = p.name("vertex")?;
+            let (mut secret, mut walk) = (false, false);
+            while p.pos < tokens.len() {
+                let t = p.next("`secret` or `walk`")?;
+                match t.text {
+                    "secret" if !secret => secret = true,
+                    "walk" if !walk => walk = true,
+                    _ => {
+                        let found =
+                            format!("expected `secret` or `walk`, found `{}`", shown(t.text));
+                        return Err(error(t.span, found).help(
+                            "write `exit V1 V2`, then `secret` for the secret exit and `walk` \
+                             to set it off by walking over the wall (else by use)",
+                        ));
+                    }
+                }
+            }
+            Stmt::Exit {
+                v1,
+                v2,
+                secret,
+                walk,
+                span: stmt_span,
             }
         }
         "textures" => {
@@ -376,6 +417,7 @@ impl<'a> Parser<'_, 'a> {
             "loop" => "loop SECTOR V1 V2 ... Vn V1",
             "player" => "player X Y ANGLE",
             "obstacle" => "obstacle X Y RADIUS",
+            "exit" => "exit V1 V2 [secret] [walk]",
             _ => "entity X Y RADIUS",
         };
         format!("the form is `{form}`")

@@ -684,3 +684,44 @@ fn an_obstacle_is_a_solid_thing_the_player_stops_at() {
     let e = error(&rooms_with("entity 384 128 20", "obstacle 100 100 0"));
     assert!(e.message.contains("an obstacle's radius"), "{}", e.message);
 }
+
+#[test]
+fn an_exit_statement_puts_an_exit_on_the_wall_between_two_vertices() {
+    use engine::format::{trigger, wall_action};
+    // `side`'s far wall e-f a use exit; the portal b-c a secret walk exit.
+    let src = format!("{ROOMS}exit e f\nexit c b secret walk\n");
+    let out = compile_source(&src, "t").unwrap();
+    let level = Level::load(&out.bytes).unwrap();
+    let map = level.map();
+    assert_eq!(map.wall_special_count(), 2);
+    let wall_x = |w: u16| level.wall(engine::world::WallId(w)).a.x.to_num::<i32>();
+    let specials: Vec<_> = (0..2).map(|k| map.wall_special_at(k)).collect();
+    let by_x = |x: i32| {
+        specials
+            .iter()
+            .find(|s| wall_x(s.wall) == x)
+            .copied()
+            .unwrap()
+    };
+    let (switch, walk) = (by_x(512), by_x(256));
+    assert_eq!(
+        (switch.action, switch.trigger),
+        (wall_action::EXIT, trigger::USE)
+    );
+    assert_eq!(
+        (walk.action, walk.trigger),
+        (wall_action::SECRET_EXIT, trigger::WALK)
+    );
+    // Mistakes, each where it was written.
+    let e = error(&format!("{ROOMS}exit a c\n"));
+    assert!(e.message.contains("no wall runs between"), "{}", e.message);
+    assert_eq!(e.location.line, 14, "{e:?}");
+    let e = error(&format!("{ROOMS}exit a zz\n"));
+    assert!(e.message.contains("zz"), "{}", e.message);
+    let e = error(&format!("{ROOMS}exit a b now\n"));
+    assert!(
+        e.message.contains("expected `secret` or `walk`"),
+        "{}",
+        e.message
+    );
+}
