@@ -74,6 +74,7 @@ def main():
         if f.endswith(".demo"):
             variants("demo", f, open(os.path.join(demos, f), "rb").read(), 2)
     put("demo", "comments.demo", b"# c\n\n 3 100 -100 5 # x\r\n0 0 0 -360\n")
+    put("demo", "use.demo", b"3 100 0 0 1\n2 0 0 0 0\n1 0 0 0\n")
     if os.path.exists(FREEDOOM1):
         variants("wad", "freedoom1_E1M1.wad", extract_map(FREEDOOM1, "E1M1"), 3)
     else:

@@ -438,3 +438,31 @@ fn a_run_ends_at_an_exit_and_its_last_line_says_so() {
     let fields: Vec<f64> = fields(&lines[0]);
     assert_eq!(fields.len(), 7);
 }
+
+#[test]
+fn the_default_level_ends_at_its_exit_switch() {
+    // In the control room facing its west wall, 36 units away: one press.
+    let dir = scratch("desktop", "default-exit");
+    let demo = dir.join("use.demo");
+    fs::write(&demo, "2 0 0 0 1\n10 0 0 0\n").unwrap();
+    let out = ok(&[
+        "--headless",
+        "--start",
+        "100,1150,180",
+        "--demo",
+        demo.to_str().unwrap(),
+    ]);
+    let last = stdout_lines(&out).pop().unwrap();
+    assert!(last.starts_with("{\"tick\":1,"), "{last}");
+    assert!(last.ends_with(",\"exit\":\"normal\"}"), "{last}");
+    // Facing away, the press does nothing and the demo plays out.
+    let out = ok(&[
+        "--headless",
+        "--start",
+        "100,1150,0",
+        "--demo",
+        demo.to_str().unwrap(),
+    ]);
+    let last = stdout_lines(&out).pop().unwrap();
+    assert!(last.starts_with("{\"tick\":12,") && !last.contains("exit"), "{last}");
+}
