@@ -34,7 +34,7 @@ use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
 use crate::format::{kind, trigger, wall_action};
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
-use crate::world::{Camera, Level, SectorId};
+use crate::world::{Camera, Level, SectorId, WallId};
 
 /// One tick of player input, in the units of a demo line.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -471,32 +471,43 @@ impl<'a> Game<'a> {
         }
     }
 
-    /// The player's centre went from `from` to `to` this tick: every walk
-    /// special whose wall the path crosses is set off, nearest first.
+    /// The player's centre went from `from` to `to` this tick: the walk
+    /// special whose wall the path crosses first is set off. A map has few
+    /// specials, so each walk special is tested against the path's box
+    /// (cheaper than asking the blockmap for every wall near the path).
     fn walk_over(&mut self, from: Vec2, to: Vec2) {
-        if from == to || self.level.map().wall_special_count() == 0 {
+        let map = *self.level.map();
+        if from == to || map.wall_special_count() == 0 {
             return;
         }
         let (p, q) = (from.wide(), to.wide());
-        let lo = WVec::new(p.x.min(q.x), p.y.min(q.y));
-        let hi = WVec::new(p.x.max(q.x), p.y.max(q.y));
-        let level = self.level;
+        let (lo, hi) = (
+            WVec::new(p.x.min(q.x), p.y.min(q.y)),
+            WVec::new(p.x.max(q.x), p.y.max(q.y)),
+        );
         let mut first: Option<(Wide, u16, u8)> = None;
-        level.walls_in_box(lo, hi, |id| {
-            let Some(special) = level.map().wall_special(id.0) else {
-                return;
-            };
+        for k in 0..map.wall_special_count() {
+            let special = map.wall_special_at(k);
             if special.trigger & trigger::WALK == 0 {
-                return;
+                continue;
             }
-            let wall = level.wall(id);
-            if let Some(c) = path_crosses_segment(p, q, wall.a.wide(), wall.b.wide(), 0) {
-                let key = (c.t, id.0, special.action);
-                if first.is_none_or(|f| (key.0, key.1) < (f.0, f.1)) {
-                    first = Some(key);
+            let wall = self.level.wall(WallId(special.wall));
+            let (a, b) = (wall.a.wide(), wall.b.wide());
+            if a.x.max(b.x) < lo.x
+                || a.x.min(b.x) > hi.x
+                || a.y.max(b.y) < lo.y
+                || a.y.min(b.y) > hi.y
+            {
+                continue;
+            }
+            if let Some(c) = path_crosses_segment(p, q, a, b, 0) {
+                // Nearest first; the list is in wall order, so ties keep
+                // the lower wall.
+                if first.is_none_or(|f| c.t < f.0) {
+                    first = Some((c.t, special.wall, special.action));
                 }
             }
-        });
+        }
         if let Some((_, _, action)) = first {
             self.set_off(action);
         }
