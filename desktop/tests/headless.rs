@@ -464,5 +464,8 @@ fn the_default_level_ends_at_its_exit_switch() {
         demo.to_str().unwrap(),
     ]);
     let last = stdout_lines(&out).pop().unwrap();
-    assert!(last.starts_with("{\"tick\":12,") && !last.contains("exit"), "{last}");
+    assert!(
+        last.starts_with("{\"tick\":12,") && !last.contains("exit"),
+        "{last}"
+    );
 }
