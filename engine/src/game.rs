@@ -27,7 +27,7 @@
 use heapless::Vec as HVec;
 
 use crate::collide::crossing::path_crosses_segment;
-use crate::collide::mover::{push_out, slide_move, support, Placement};
+use crate::collide::mover::{pad_box, push_out, slide_move, support, Placement};
 use crate::collide::push_apart::{push_apart, Disc, Separation};
 use crate::collide::use_line::{use_target, UseTarget};
 use crate::collide::BodyShape;
@@ -481,10 +481,7 @@ impl<'a> Game<'a> {
             return;
         }
         let (p, q) = (from.wide(), to.wide());
-        let (lo, hi) = (
-            WVec::new(p.x.min(q.x), p.y.min(q.y)),
-            WVec::new(p.x.max(q.x), p.y.max(q.y)),
-        );
+        let (lo, hi) = pad_box(p, q, Wide::ZERO);
         let mut first: Option<(Wide, u16, u8)> = None;
         for k in 0..map.wall_special_count() {
             let special = map.wall_special_at(k);

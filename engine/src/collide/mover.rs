@@ -79,7 +79,7 @@ fn side_sign(wall: &Wall, sector: SectorId) -> i8 {
     }
 }
 
-fn pad_box(a: WVec, b: WVec, pad: Wide) -> (WVec, WVec) {
+pub(crate) fn pad_box(a: WVec, b: WVec, pad: Wide) -> (WVec, WVec) {
     (
         WVec::new(a.x.min(b.x) - pad, a.y.min(b.y) - pad),
         WVec::new(a.x.max(b.x) + pad, a.y.max(b.y) + pad),
@@ -212,7 +212,7 @@ fn deepest_overlap(
         };
         best = Some((d2, proj.point.add(dir.scale(r))));
     }) as u32;
-    let Some(thing) = deepest_thing_overlap(level, r, p) else {
+    let Some(thing) = deepest_thing_overlap(level, r, p, (lo, hi)) else {
         return best.map(|(_, target)| target);
     };
     match best {
@@ -225,9 +225,14 @@ fn deepest_overlap(
 /// The solid thing whose disc a body of radius `r` at `p` overlaps
 /// deepest, as the distance from `p` to the thing's edge (negative inside
 /// it) and the point the centre should move to: straight away from the
-/// thing's centre, the two radii apart.
-fn deepest_thing_overlap(level: &Level<'_>, r: Wide, p: WVec) -> Option<(Wide, WVec)> {
-    let (lo, hi) = pad_box(p, p, r);
+/// thing's centre, the two radii apart. `(lo, hi)`: the body's box, as
+/// [`deepest_overlap`] worked it out for the walls.
+fn deepest_thing_overlap(
+    level: &Level<'_>,
+    r: Wide,
+    p: WVec,
+    (lo, hi): (WVec, WVec),
+) -> Option<(Wide, WVec)> {
     let mut best: Option<(Wide, WVec)> = None;
     level.solid_things_in_box(lo, hi, |thing| {
         let c = thing.pos.wide();

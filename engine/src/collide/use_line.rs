@@ -12,6 +12,7 @@ use heapless::Vec as HVec;
 
 use super::clearance::Opening;
 use super::crossing::path_crosses_segment;
+use super::mover::pad_box;
 use crate::config::collision::MAX_CROSSINGS;
 use crate::format::WallSpecialRecord;
 use crate::math::{wide, Fx, Vec2, Wide};
@@ -33,8 +34,7 @@ pub enum UseTarget {
 pub fn use_target(level: &Level<'_>, from: Vec2, facing: Vec2, range: Fx) -> UseTarget {
     let (p, r) = (from.wide(), wide(range));
     let to = p.add(facing.wide().scale(r));
-    let lo = crate::math::WVec::new(p.x.min(to.x), p.y.min(to.y));
-    let hi = crate::math::WVec::new(p.x.max(to.x), p.y.max(to.y));
+    let (lo, hi) = pad_box(p, to, Wide::ZERO);
     let mut hits: HVec<(Wide, WallId), MAX_CROSSINGS> = HVec::new();
     level.walls_in_box(lo, hi, |id| {
         let wall = level.wall(id);

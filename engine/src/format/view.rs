@@ -563,24 +563,19 @@ impl<'a> MapView<'a> {
             Some(b) => b,
         };
         let fault = |f| Err(LoadError::BadSolidThings(f));
-        let grid = self.blockmap.grid;
-        let blocks = grid.block_count();
-        let lists = BlockLists::parse(
-            body,
-            blocks,
-            config::MAX_BLOCK_ENTRIES,
-            "solid thing entries",
-        )
-        .map_err(|e| match e {
+        // The lists' faults are the blockmap's kinds, named as these lists'.
+        let of_things = |e| match e {
             LoadError::BadBlockmap(f) => LoadError::BadSolidThings(f),
             other => other,
-        })?;
+        };
+        let grid = self.blockmap.grid;
+        let blocks = grid.block_count();
+        let max = config::MAX_BLOCK_ENTRIES;
+        let lists =
+            BlockLists::parse(body, blocks, max, "solid thing entries").map_err(of_things)?;
         lists
             .check_sorted(blocks, self.thing_count(), "solid thing entry")
-            .map_err(|e| match e {
-                LoadError::BadBlockmap(f) => LoadError::BadSolidThings(f),
-                other => other,
-            })?;
+            .map_err(of_things)?;
         let mut expected: usize = 0;
         for (i, t) in self.things().enumerate() {
             if t.kind != kind::SOLID {
