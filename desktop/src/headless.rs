@@ -65,7 +65,7 @@ pub fn run(args: &Args, level: Level<'_>, demo: Option<&[(u32, Input)]>) -> Resu
 /// Runs `session` headless for at most `ticks` steps (fewer if its key
 /// script quits), rendering after each, then writes the screenshot.
 pub fn run_session(args: &Args, mut session: Session<'_>, ticks: u64) -> Result<Report, String> {
-    let shades = crate::shades_for(session.game().level());
+    let shades = crate::shades_for(&session.game().level());
     let mut pixels = vec![0u32; args.width * args.height];
     let mut stats = RenderStats::default();
     let mut render_time = Duration::ZERO;

@@ -230,7 +230,7 @@ impl<'a> Session<'a> {
         if self.inspector.active() {
             let rise =
                 i32::from(held.contains(Action::FlyUp)) - i32::from(held.contains(Action::FlyDown));
-            let level = *self.game.level();
+            let level = self.game.level();
             self.inspector.tick(&level, input, rise);
         } else {
             let input = self.next_demo_input().unwrap_or(input);
@@ -307,7 +307,7 @@ impl<'a> Session<'a> {
                 .skip(skip)
                 .map(|b| b.at.pos)
                 .collect();
-            automap::draw(pixels, width, height, self.game.level(), &view, &bodies);
+            automap::draw(pixels, width, height, &self.game.level(), &view, &bodies);
         }
         Ok((stats, took))
     }

@@ -283,7 +283,7 @@ pub fn run(level: Level<'_>, opts: &Options, out: &mut dyn Write) -> Result<Summ
     // The spin draws DOOM's `-nomonsters` sprites; the seeded views
     // every decoration and body.
     let spin_sprites = if opts.spin {
-        spin_sprites(game.level())
+        spin_sprites(&game.level())
     } else {
         Vec::new()
     };

@@ -1,10 +1,11 @@
 //! Trace lines: the player's state as one JSON object per line.
 //!
 //! ```text
-//! {"tick":1,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":90,"sector":0}
+//! {"tick":1,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":90,"sector":0,"world":"5d3f0a17"}
 //! ```
 //!
-//! Keys always come in this order. Map units and degrees are printed as
+//! Keys always come in this order (`exit` last, on the tick a level ends
+//! and after; see [`engine::trace`]). Map units and degrees are printed as
 //! the exact decimal value of the 16.16 number (at most 16 fractional
 //! digits, trailing zeros dropped, no exponent), so a trace compares byte
 //! for byte across machines and nothing is lost on the way out.

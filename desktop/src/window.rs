@@ -285,7 +285,7 @@ pub fn run(
     };
 
     let bindings = config.bindings.clone();
-    let shades = crate::shades_for(session.game().level());
+    let shades = crate::shades_for(&session.game().level());
     let mut pixels = vec![0u32; width * height];
     let mut shown_pixels: Vec<u32> = Vec::new();
     let mut clock = TickClock::default();

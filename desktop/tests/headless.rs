@@ -27,13 +27,26 @@ fn distinct_colours(rgb: &[u8]) -> usize {
 const KEYS: [&str; 7] = ["tick", "x", "y", "z", "view_z", "angle", "sector"];
 
 /// Splits a trace line into its values, checking it is exactly the seven
-/// keys in order, with plain decimal numbers.
+/// keys in order, with plain decimal numbers, then `world` (eight hex
+/// digits) and, on the tick a level ends, `exit`.
 fn fields(line: &str) -> Vec<f64> {
     let inner = line
         .strip_prefix('{')
         .and_then(|l| l.strip_suffix('}'))
         .unwrap_or_else(|| panic!("not an object: {line}"));
-    let pairs: Vec<&str> = inner.split(',').collect();
+    let mut pairs: Vec<&str> = inner.split(',').collect();
+    if pairs.last().is_some_and(|p| p.starts_with("\"exit\":")) {
+        pairs.pop();
+    }
+    let world = pairs.pop().unwrap_or_default();
+    let hex = world
+        .strip_prefix("\"world\":\"")
+        .and_then(|w| w.strip_suffix('"'))
+        .unwrap_or_else(|| panic!("no world hash: {line}"));
+    assert!(
+        hex.len() == 8 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+        "{line}"
+    );
     assert_eq!(pairs.len(), KEYS.len(), "{line}");
     pairs
         .iter()
@@ -431,7 +444,7 @@ fn a_run_ends_at_an_exit_and_its_last_line_says_so() {
         .map(str::to_owned)
         .collect();
     // It stopped on the tick the centre crossed x = 256, well before the
-    // demo's 100 ticks, and only that line has the eighth key.
+    // demo's 100 ticks, and only that line has the `exit` key.
     assert!(lines.len() < 40, "{} ticks", lines.len());
     assert_eq!(lines.last(), Some(&last));
     assert!(lines[..lines.len() - 1].iter().all(|l| !l.contains("exit")));

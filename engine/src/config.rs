@@ -38,6 +38,17 @@ pub const MAX_BLOCK_SIZE: u16 = 4096;
 /// Every coordinate and height lies within ±this many map units.
 pub const MAX_COORDINATE: i32 = 32_767;
 
+/// Most sectors whose state a game keeps: sectors numbered from here on
+/// keep the map's heights and never move (Freedoom's largest map has
+/// 1,692 sectors).
+pub const MAX_LIVE_SECTORS: usize = 2048;
+/// Most movers (doors, lifts, floors) at work at once; a special that
+/// would start more starts none of the rest.
+pub const MAX_MOVERS: usize = 128;
+/// Most once-only wall specials that can be spent in one level; past it a
+/// once-only special acts again.
+pub const MAX_SPENT_SPECIALS: usize = 512;
+
 /// Most moving round bodies in a game, the player included.
 pub const MAX_BODIES: usize = 64;
 /// The largest radius (and, for an entity a game spawns, height) of a

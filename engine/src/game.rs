@@ -19,7 +19,9 @@
 //!    eases up after them), fall under gravity off ledges, and stay under
 //!    the ceiling;
 //! 5. friction;
-//! 6. a walk special whose wall the player's centre crossed is set off.
+//! 6. a walk special whose wall the player's centre crossed is set off;
+//! 7. every mover (a door) steps its plane, carrying or stopping at the
+//!    bodies over it ([`crate::specials`]).
 //!
 //! An exit ends the level: [`Game::exit`] says how, and the game stands
 //! still from then on.
@@ -32,8 +34,9 @@ use crate::collide::push_apart::{push_apart, Disc, Separation};
 use crate::collide::use_line::{use_target, UseTarget};
 use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
-use crate::format::{kind, trigger, wall_action};
+use crate::format::{kind, trigger};
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
+use crate::specials::{Outcome, World};
 use crate::world::{Camera, Level, SectorId, WallId};
 
 /// One tick of player input, in the units of a demo line.
@@ -119,13 +122,17 @@ pub struct PlayerState {
     pub sector: SectorId,
     /// How the level ended, from the tick it did ([`Game::exit`]).
     pub exit: Option<Exit>,
+    /// [`World::hash`]: the sectors' state and the movers.
+    pub world: u32,
 }
 
 /// The game: a level, its bodies (the player is body 0) and the clock in
 /// ticks.
 #[derive(Clone, Debug)]
 pub struct Game<'a> {
+    /// The level as the map builds it; [`Game::level`] adds `world`.
     level: Level<'a>,
+    world: World,
     bodies: HVec<Body, MAX_BODIES>,
     angle: Angle,
     /// Eye height above the feet; dips on steps and landings, then eases
@@ -284,6 +291,7 @@ impl<'a> Game<'a> {
             }
         }
         Game {
+            world: World::new(&level),
             level,
             bodies,
             angle,
@@ -353,9 +361,14 @@ impl<'a> Game<'a> {
         self.bodies.get(usize::from(id.0))
     }
 
-    /// The level.
-    pub fn level(&self) -> &Level<'a> {
-        &self.level
+    /// The level as it is this tick (its doors where they are).
+    pub fn level(&self) -> Level<'_> {
+        self.level.with_state(self.world.sectors())
+    }
+
+    /// The level's changing part: sectors and movers.
+    pub fn world(&self) -> &World {
+        &self.world
     }
 
     /// All bodies; the player is first.
@@ -379,29 +392,42 @@ impl<'a> Game<'a> {
                 crate::format::NONE,
             )
         });
-        let ceiling = self.level.sector(body.at.sector).ceiling;
-        let view_z = (body.at.z + self.view_height)
-            .min(ceiling - player::CEILING_VIEW_MARGIN)
-            .max(body.at.z);
         PlayerState {
             tick: self.tick,
             pos: body.at.pos,
             z: body.at.z,
-            view_z,
+            view_z: self.view_z(&body),
             angle: self.angle,
             sector: body.at.sector,
             exit: self.exit,
+            world: self.world.hash(),
         }
+    }
+
+    fn view_z(&self, body: &Body) -> Fx {
+        let ceiling = self.level().sector(body.at.sector).ceiling;
+        (body.at.z + self.view_height)
+            .min(ceiling - player::CEILING_VIEW_MARGIN)
+            .max(body.at.z)
     }
 
     /// The camera at the player's eyes.
     pub fn camera(&self) -> Camera {
-        let p = self.player();
+        // Not through `player`, which hashes the world.
+        let Some(body) = self.bodies.first() else {
+            let p = self.player();
+            return Camera {
+                pos: p.pos,
+                eye_z: p.view_z,
+                angle: p.angle,
+                sector: p.sector,
+            };
+        };
         Camera {
-            pos: p.pos,
-            eye_z: p.view_z,
-            angle: p.angle,
-            sector: p.sector,
+            pos: body.at.pos,
+            eye_z: self.view_z(body),
+            angle: self.angle,
+            sector: body.at.sector,
         }
     }
 
@@ -424,12 +450,13 @@ impl<'a> Game<'a> {
             self.press_use();
         }
         self.use_held = input.press_use;
-        let level = self.level;
+        let level = self.level.with_state(self.world.sectors());
         let from = self.bodies.first().map(|b| b.at.pos);
         for body in self.bodies.iter_mut() {
             move_body(&level, body);
         }
         self.push_bodies_apart();
+        let level = self.level.with_state(self.world.sectors());
         for (i, body) in self.bodies.iter_mut().enumerate() {
             let step = settle_vertically(&level, body);
             if i == 0 {
@@ -450,6 +477,16 @@ impl<'a> Game<'a> {
             let to = player.at.pos;
             self.walk_over(from, to);
         }
+        let before = self.bodies.first().map(|b| b.at.z);
+        self.world.tick(&self.level, &mut self.bodies);
+        if let (Some(before), Some(player)) = (before, self.bodies.first()) {
+            // Carried up by a floor: the eyes lag as on a step.
+            let rise = player.at.z - before;
+            if rise > Fx::ZERO {
+                self.view_height = (self.view_height - rise).max(player::EYE_HEIGHT / 2);
+                self.view_delta = (player::EYE_HEIGHT - self.view_height) / 8;
+            }
+        }
     }
 
     /// The player pressed use: the wall in front of it within reach, if it
@@ -459,14 +496,16 @@ impl<'a> Game<'a> {
             return;
         };
         let target = use_target(
-            &self.level,
+            &self.level(),
             player.at.pos,
             self.angle.unit(),
             player::USE_RANGE,
         );
-        if let UseTarget::Special(_, special) = target {
+        if let UseTarget::Special(wall, special) = target {
             if special.trigger & trigger::USE != 0 {
-                self.set_off(special.action);
+                if let Some(index) = self.level.map().wall_special_index(wall.0) {
+                    self.set_off(index);
+                }
             }
         }
     }
@@ -482,7 +521,7 @@ impl<'a> Game<'a> {
         }
         let (p, q) = (from.wide(), to.wide());
         let (lo, hi) = pad_box(p, q, Wide::ZERO);
-        let mut first: Option<(Wide, u16, u8)> = None;
+        let mut first: Option<(Wide, usize)> = None;
         for k in 0..map.wall_special_count() {
             let special = map.wall_special_at(k);
             if special.trigger & trigger::WALK == 0 {
@@ -500,23 +539,20 @@ impl<'a> Game<'a> {
             if let Some(c) = path_crosses_segment(p, q, a, b, 0) {
                 // Nearest first; the list is in wall order, so ties keep
                 // the lower wall.
-                if first.is_none_or(|f| c.t < f.0) {
-                    first = Some((c.t, special.wall, special.action));
+                if first.is_none_or(|f| c.t < f.0) && !self.world.is_spent(k) {
+                    first = Some((c.t, k));
                 }
             }
         }
-        if let Some((_, _, action)) = first {
-            self.set_off(action);
+        if let Some((_, index)) = first {
+            self.set_off(index);
         }
     }
 
-    /// Does what a wall special's `action` says.
-    fn set_off(&mut self, action: u8) {
-        match action {
-            wall_action::EXIT => self.exit = Some(Exit::Normal),
-            wall_action::SECRET_EXIT => self.exit = Some(Exit::Secret),
-            // The loader refuses actions it does not know.
-            _ => {}
+    /// Sets off wall special `index`: starts its movers, or ends the level.
+    fn set_off(&mut self, index: usize) {
+        if let Outcome::Exit(exit) = self.world.set_off(&self.level, index) {
+            self.exit = Some(exit);
         }
     }
 

@@ -96,6 +96,7 @@ pub mod format;
 pub mod game;
 pub mod math;
 pub mod render;
+pub mod specials;
 pub mod trace;
 pub mod viewpoints;
 pub mod world;

@@ -2,13 +2,16 @@
 //! keys in a fixed order, 16.16 numbers as their exact decimal value.
 //!
 //! ```text
-//! {"tick":1,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":90,"sector":0}
-//! {"tick":812,"x":3008,"y":-4800,"z":0,"view_z":41,"angle":90,"sector":67,"exit":"normal"}
+//! {"tick":1,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":90,"sector":0,"world":"5d3f0a17"}
+//! {"tick":812,"x":3008,"y":-4800,"z":0,"view_z":41,"angle":90,"sector":67,"world":"0c61e2b9","exit":"normal"}
 //! ```
 //!
-//! The seven keys always come first, in this order; `exit` follows only
-//! once the level has ended (`"normal"` or `"secret"`), so a reader of the
-//! seven keys reads every line.
+//! The seven keys of the player always come first, in this order; then
+//! `world`, the hash of every sector's state and every mover
+//! ([`crate::specials::World::hash`]) as eight hex digits, so that a
+//! line checks the whole level; `exit` follows only once the level has
+//! ended (`"normal"` or `"secret"`). A reader of the first seven keys
+//! reads every line.
 //!
 //! Every frontend prints this same line (the desktop's `--trace`, the N64's
 //! final demo state over ISViewer), so traces from different machines
@@ -67,6 +70,7 @@ impl Display for StateLine<'_> {
             Exact(state.angle.degrees()),
             state.sector.0,
         )?;
+        write!(f, ",\"world\":\"{:08x}\"", state.world)?;
         if let Some(exit) = state.exit {
             write!(f, ",\"exit\":\"{}\"", exit.name())?;
         }
@@ -141,10 +145,11 @@ mod tests {
             angle: Angle::from_int_degrees(-90),
             sector: SectorId(3),
             exit: None,
+            world: 0x00c0_ffee,
         };
         assert_eq!(
             StateLine(&state).to_string(),
-            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3}"#
+            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3,"world":"00c0ffee"}"#
         );
         // The tick a level ends, and after: one more key, last.
         let ended = PlayerState {
@@ -153,7 +158,7 @@ mod tests {
         };
         assert_eq!(
             StateLine(&ended).to_string(),
-            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3,"exit":"secret"}"#
+            r#"{"tick":7,"x":128,"y":130.5625,"z":0,"view_z":41,"angle":270,"sector":3,"world":"00c0ffee","exit":"secret"}"#
         );
     }
 }

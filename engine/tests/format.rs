@@ -139,6 +139,8 @@ impl Owned {
             wall_count: count,
             floor_texture: NONE,
             ceiling_texture: NONE,
+            tag: 0,
+            special: 0,
         };
         let sectors = vec![sector(0, 0, 4), sector(16, 4, 4)];
         let sector_walls = vec![0, 1, 2, 3, 2, 4, 5, 6];
@@ -350,10 +352,13 @@ fn bad_magic_and_newer_version() {
     bytes[0] = b'X';
     assert_eq!(load(&bytes), Err(LoadError::BadMagic));
     let mut bytes = Owned::new().bytes();
-    assert_eq!(bytes[5], 3);
-    bytes[5] = 4;
-    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(4)));
-    // Older ones too: version 2's BSP was optional.
+    assert_eq!(bytes[5], 4);
+    bytes[5] = 5;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(5)));
+    // Older ones too: version 3's sectors were 24 bytes, version 2's BSP
+    // was optional.
+    bytes[5] = 3;
+    assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(3)));
     bytes[5] = 2;
     assert_eq!(load(&bytes), Err(LoadError::UnsupportedVersion(2)));
     let message = LoadError::UnsupportedVersion(2).to_string();

@@ -92,7 +92,7 @@ fn freedoom_digest_of(path: &str, bytes: &[u8], lines: &mut Vec<String>) {
     let cams = views(&level);
     for (i, cam) in cams.iter().enumerate() {
         let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-        let stats = render(&Scene::new(&level, *cam), &shades, &mut frame);
+        let stats = render(&Scene::new(level, *cam), &shades, &mut frame);
         let d = digest(&pixels);
         all = all.rotate_left(5) ^ d;
         // `DUMP_DIR=dir`: every tenth frame's pixels, to compare two
@@ -137,7 +137,7 @@ fn freedoom_first_view() {
         let cam = views(&level)[i];
         for _ in 0..frames {
             let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
-            std::hint::black_box(render(&Scene::new(&level, cam), &shades, &mut frame));
+            std::hint::black_box(render(&Scene::new(level, cam), &shades, &mut frame));
         }
         println!("{:016x}", digest(&pixels));
         return;
@@ -175,7 +175,7 @@ fn freedoom_frame_time() {
             for (i, cam) in cams.iter().enumerate() {
                 let mut frame = Frame::new(&mut pixels, W, H, W).unwrap();
                 let start = std::time::Instant::now();
-                std::hint::black_box(render(&Scene::new(&level, *cam), &shades, &mut frame));
+                std::hint::black_box(render(&Scene::new(level, *cam), &shades, &mut frame));
                 all.push(start.elapsed());
                 per_view[i] = per_view[i].min(start.elapsed());
             }

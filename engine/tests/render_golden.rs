@@ -329,7 +329,7 @@ fn the_frame_is_overwritten_whole_and_padding_is_left_alone() {
     let mut b = vec![Px(None); stride * h];
     for buf in [&mut a, &mut b] {
         let mut frame = Frame::new(buf, w, h, stride).unwrap();
-        render(&Scene::new(&level, cam), &ink.shades, &mut frame);
+        render(&Scene::new(level, cam), &ink.shades, &mut frame);
     }
     for y in 0..h {
         for x in 0..stride {

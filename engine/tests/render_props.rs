@@ -499,7 +499,7 @@ fn frame_time(map: &[u8], what: &str) {
             let (x, y, eye, deg) = views[i % views.len()];
             let cam = camera(&level, x, y, eye, deg + (i / views.len()) as i32);
             let mut frame = Frame::new(&mut pixels, 320, 200, 320).unwrap();
-            let s = render(&Scene::new(&level, cam), &shades, &mut frame);
+            let s = render(&Scene::new(level, cam), &shades, &mut frame);
             stats.walls_tested += s.walls_tested;
             stats.portals_crossed += s.portals_crossed;
         }

@@ -165,7 +165,7 @@ pub fn run(mut hardware: Hardware) -> ! {
     // The level's light tables (48 KiB), kept apart from the session and
     // rebuilt in place: a session replaced holds the old and the new one
     // at once for a moment, on the stack.
-    let mut shades = ViewShades::for_level(session.game.level());
+    let mut shades = ViewShades::for_level(&session.game.level());
     let mut buttons = Buttons::new();
     let mut stats = FrameStats::default();
     let mut readout = Readout::new();
@@ -213,7 +213,7 @@ pub fn run(mut hardware: Hardware) -> ! {
         }
         if let Some((index, driver)) = switch_to {
             session = Session::start(index, driver, &mut hardware);
-            shades.rebuild(session.game.level());
+            shades.rebuild(&session.game.level());
             stats = FrameStats::default();
             readout.update(&session, mode, None);
         }

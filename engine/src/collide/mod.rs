@@ -5,6 +5,8 @@
 //! * [`crossing`]: where a moving point's path crosses a wall.
 //! * [`clearance`]: whether a wall stops a body (one-sided, step too high,
 //!   opening too low, ceiling too low), each reason on its own line.
+//! * [`height_clip`]: where a body stands once a floor or ceiling near it
+//!   has moved, and whether it still fits (DOOM's `P_ThingHeightClip`).
 //! * [`mover`]: sliding a circle through the level: sub-steps, portal
 //!   tracking, push-out from walls and corners.
 //! * [`push_apart`]: round bodies pushing each other apart, with pairs
@@ -14,6 +16,7 @@
 
 pub mod clearance;
 pub mod crossing;
+pub mod height_clip;
 pub mod mover;
 pub mod point_segment;
 pub mod push_apart;

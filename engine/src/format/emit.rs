@@ -240,6 +240,8 @@ impl MapRepr<'_> {
                     w.u32(s.wall_count);
                     w.u16(s.floor_texture);
                     w.u16(s.ceiling_texture);
+                    w.u16(s.tag);
+                    w.u16(s.special);
                 }
             }
             tag::SECTOR_WALLS => {

@@ -20,11 +20,11 @@
 //! | `VRTX` | [`VertexRecord`]    | 8     | x, y: 16.16 |
 //! | `WALL` | [`WallRecord`]      | 20    | v1, v2, front, back, flags, front side, back side, 0: u16; length: 16.16 |
 //! | `SIDE` | [`SideRecord`]      | 10    | x offset, y offset: i16; upper, middle, lower texture: u16 |
-//! | `SECT` | [`SectorRecord`]    | 24    | floor, ceiling: 16.16; light, 3 colours: u8; first, count into `SWAL`: u32; floor, ceiling texture: u16 |
+//! | `SECT` | [`SectorRecord`]    | 28    | floor, ceiling: 16.16; light, 3 colours: u8; first, count into `SWAL`: u32; floor, ceiling texture, tag, special: u16 |
 //! | `SWAL` | `u16`               | 2     | wall indices, each sector's run contiguous |
 //! | `THNG` | [`ThingRecord`]     | 24    | x, y, angle (degrees), radius: 16.16; kind, type, sprite, rotations: u16 |
 //! | `SROT` | [`RotationRecord`]  | 16    | optional sprite rotations: 8 x u16, the texture of rotation 1..8 ([`MIRRORED`] set: drawn mirrored) |
-//! | `WSPC` | [`WallSpecialRecord`] | 6   | optional wall specials, sorted by wall: wall: u16; action, trigger: u8; tag: u16 |
+//! | `WSPC` | [`WallSpecialRecord`] | 6   | optional wall specials, sorted by wall: wall: u16; action ([`wall_action`]), trigger: u8; tag: u16 |
 //! | `BMAP` | [`BlockmapRepr`]    | var.  | origin x, y: i32 units; size, cols, rows, 0: u16; cols*rows+1 `u32` list offsets; `u16` wall indices |
 //! | `TXDR` | [`TextureRecord`]   | 16    | width, height: u16; pixel offset: u32; flags, transparent index: u8; left, top offset: i16; 0: u16 |
 //! | `TXPX` | `u8`                | var.  | texture pixels (palette indices), each texture column-major |
@@ -90,8 +90,9 @@ use crate::math::Fx;
 /// First four bytes of every compiled map.
 pub const MAGIC: [u8; 4] = *b"SPMP";
 /// The format version this engine reads and writes (3: the BSP sections
-/// became required).
-pub const VERSION: u16 = 3;
+/// became required; 4: sectors gained a tag and a special, and a map's
+/// doors may be compiled shut, for the engine to open).
+pub const VERSION: u16 = 4;
 /// Bytes before the directory.
 pub const HEADER_LEN: usize = 8;
 /// Bytes per directory entry.
@@ -165,7 +166,7 @@ pub mod size {
     /// [`super::SideRecord`].
     pub const SIDE: usize = 10;
     /// [`super::SectorRecord`].
-    pub const SECTOR: usize = 24;
+    pub const SECTOR: usize = 28;
     /// One entry of the sector wall lists.
     pub const SECTOR_WALL: usize = 2;
     /// [`super::ThingRecord`].
@@ -327,6 +328,48 @@ pub struct SectorRecord {
     pub floor_texture: u16,
     /// Ceiling texture, [`NONE`] (flat colour) or [`SKY`].
     pub ceiling_texture: u16,
+    /// The tag that wall specials name it by (0: none).
+    pub tag: u16,
+    /// What the sector does by itself ([`sector_special`]; 0: nothing).
+    pub special: u16,
+}
+
+/// What a sector does by itself ([`SectorRecord::special`]): DOOM's sector
+/// types, by DOOM's numbers, for the ones this engine acts on.
+pub mod sector_special {
+    /// Nothing.
+    pub const NONE: u16 = 0;
+    /// The light goes off at random moments (DOOM 1).
+    pub const FLICKER: u16 = 1;
+    /// The light blinks off every half second (DOOM 2).
+    pub const STROBE_FAST: u16 = 2;
+    /// The light blinks off every second (DOOM 3).
+    pub const STROBE_SLOW: u16 = 3;
+    /// The light glows down to the darkest neighbour and back (DOOM 8).
+    pub const GLOW: u16 = 8;
+    /// A secret: found when the player enters it (DOOM 9).
+    pub const SECRET: u16 = 9;
+    /// Strobes every second, in step with its neighbours (DOOM 12).
+    pub const STROBE_SLOW_SYNC: u16 = 12;
+    /// Strobes every half second, in step (DOOM 13).
+    pub const STROBE_FAST_SYNC: u16 = 13;
+    /// Flickers like fire (DOOM 17).
+    pub const FIRE_FLICKER: u16 = 17;
+
+    /// Whether `s` is a special this engine knows.
+    pub const fn is_known(s: u16) -> bool {
+        matches!(
+            s,
+            NONE | FLICKER
+                | STROBE_FAST
+                | STROBE_SLOW
+                | GLOW
+                | SECRET
+                | STROBE_SLOW_SYNC
+                | STROBE_FAST_SYNC
+                | FIRE_FLICKER
+        )
+    }
 }
 
 /// A thing: a player start or an entity spawn.
@@ -379,16 +422,54 @@ impl RotationRecord {
     }
 }
 
-/// What a wall special does ([`WallSpecialRecord::action`]).
+/// What a wall special does ([`WallSpecialRecord::action`]). A door
+/// action moves the sectors with the special's tag, or, with
+/// [`BACK_SECTOR`](wall_action::BACK_SECTOR) set, the sector behind the
+/// wall (DOOM's manual doors, which ignore the tag). Doors move as DOOM's
+/// do (`p_doors.c`): 2 units a tick (8 for the fast ones), up to 4 below
+/// the lowest neighbouring ceiling, and wait 150 ticks before closing.
 pub mod wall_action {
     /// Ends the level; the game goes on to the next.
     pub const EXIT: u8 = 1;
     /// Ends the level; the game goes on to the secret level.
     pub const SECRET_EXIT: u8 = 2;
+    /// A door opens, waits and closes (DOOM's `normal`).
+    pub const DOOR_RAISE: u8 = 3;
+    /// A door opens and stays open (DOOM's `open`).
+    pub const DOOR_OPEN: u8 = 4;
+    /// A door closes and stays closed (DOOM's `close`).
+    pub const DOOR_CLOSE: u8 = 5;
+    /// A door closes, waits 30 seconds and opens (DOOM's `close30ThenOpen`).
+    pub const DOOR_CLOSE_WAIT_OPEN: u8 = 6;
+    /// [`DOOR_RAISE`] at four times the speed (DOOM's `blazeRaise`).
+    pub const DOOR_FAST_RAISE: u8 = 7;
+    /// [`DOOR_OPEN`] at four times the speed (DOOM's `blazeOpen`).
+    pub const DOOR_FAST_OPEN: u8 = 8;
+    /// [`DOOR_CLOSE`] at four times the speed (DOOM's `blazeClose`).
+    pub const DOOR_FAST_CLOSE: u8 = 9;
+    /// A lift goes down to the lowest neighbouring floor, waits 105
+    /// ticks and comes back up, 4 units a tick (DOOM's `downWaitUpStay`).
+    pub const LIFT: u8 = 10;
+    /// [`LIFT`] at 8 units a tick (DOOM's `blazeDWUS`).
+    pub const LIFT_FAST: u8 = 11;
+    /// Set on a door or lift action: it moves the sector behind the
+    /// wall, not the tagged ones. Using such a door again while it moves
+    /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
+    pub const BACK_SECTOR: u8 = 0x80;
+
+    /// Whether `a` is a door action (with or without [`BACK_SECTOR`]).
+    pub const fn is_door(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, DOOR_RAISE..=DOOR_FAST_CLOSE)
+    }
+
+    /// Whether `a` moves a sector: a door or a lift.
+    pub const fn is_mover(a: u8) -> bool {
+        is_door(a) || matches!(a & !BACK_SECTOR, LIFT | LIFT_FAST)
+    }
 
     /// Whether `a` is an action this engine knows.
     pub const fn is_known(a: u8) -> bool {
-        matches!(a, EXIT | SECRET_EXIT)
+        matches!(a, EXIT | SECRET_EXIT) || is_mover(a)
     }
 }
 
@@ -544,6 +625,8 @@ impl Default for SectorRecord {
             wall_count: 0,
             floor_texture: NONE,
             ceiling_texture: NONE,
+            tag: 0,
+            special: 0,
         }
     }
 }

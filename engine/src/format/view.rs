@@ -5,9 +5,9 @@ use super::bsp::BspView;
 use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
-    kind, size, tag, trigger, wall_action, LoadError, RotationRecord, SectorRecord, SideRecord,
-    TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord, DIR_ENTRY_LEN,
-    HEADER_LEN, MAGIC, MAX_SECTIONS, MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
+    kind, sector_special, size, tag, trigger, wall_action, LoadError, RotationRecord, SectorRecord,
+    SideRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
+    DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS, MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
@@ -408,6 +408,12 @@ impl<'a> MapView<'a> {
             if s.ceiling < s.floor {
                 return Err(LoadError::CeilingBelowFloor(i));
             }
+            if !sector_special::is_known(s.special) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "sector special",
+                    index: i,
+                });
+            }
             self.check_texture_ref("sector", i, s.floor_texture, true)?;
             self.check_texture_ref("sector", i, s.ceiling_texture, true)?;
             let end = (s.first_wall as usize).checked_add(s.wall_count as usize);
@@ -765,6 +771,8 @@ impl<'a> MapView<'a> {
             wall_count: u32_at(d, 16),
             floor_texture: u16_at(d, 20),
             ceiling_texture: u16_at(d, 22),
+            tag: u16_at(d, 24),
+            special: u16_at(d, 26),
         }
     }
 
@@ -810,12 +818,18 @@ impl<'a> MapView<'a> {
     /// The special of wall `wall`, if it has one (a binary search: the
     /// list is sorted by wall).
     pub fn wall_special(&self, wall: u16) -> Option<WallSpecialRecord> {
+        self.wall_special_index(wall)
+            .map(|i| self.wall_special_at(i))
+    }
+
+    /// Where in the list wall `wall`'s special is, if it has one.
+    pub fn wall_special_index(&self, wall: u16) -> Option<usize> {
         let (mut lo, mut hi) = (0, self.wall_special_count());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
             let s = self.wall_special_at(mid);
             match s.wall.cmp(&wall) {
-                core::cmp::Ordering::Equal => return Some(s),
+                core::cmp::Ordering::Equal => return Some(mid),
                 core::cmp::Ordering::Less => lo = mid + 1,
                 core::cmp::Ordering::Greater => hi = mid,
             }

@@ -139,8 +139,8 @@ pub struct Routes {
 /// ```
 #[derive(Copy, Clone, Debug)]
 pub struct Scene<'s, 'a> {
-    /// The level.
-    pub level: &'s Level<'a>,
+    /// The level, as it is this frame.
+    pub level: Level<'s>,
     /// Where the view is.
     pub camera: Camera,
     /// What is drawn as sprites.
@@ -167,11 +167,12 @@ pub enum Sprites<'s, 'a> {
     List(&'s [Sprite]),
 }
 
-impl<'s, 'a> Scene<'s, 'a> {
-    /// `level` from `camera`, with the map's decorations.
-    pub fn new(level: &'s Level<'a>, camera: Camera) -> Self {
+impl<'s, 'a: 's> Scene<'s, 'a> {
+    /// `level` (a [`Level`] or a reference to one) from `camera`, with
+    /// the map's decorations.
+    pub fn new(level: impl Into<Level<'s>>, camera: Camera) -> Self {
         Scene {
-            level,
+            level: level.into(),
             camera,
             sprites: Sprites::OfMap,
             division: Division::Integer,
@@ -224,7 +225,7 @@ impl<'s, 'a> Scene<'s, 'a> {
             Sprites::OfGame(game) => (true, Some(game), &[][..]),
             Sprites::List(list) => (false, None, list),
         };
-        let decorations = map.then(|| sprite::decorations(self.level));
+        let decorations = map.then(|| sprite::decorations(&self.level));
         let bodies = game.map(sprite::bodies);
         decorations
             .into_iter()
@@ -267,7 +268,7 @@ pub fn render<P: Pixel>(
 ) -> RenderStats {
     let sources = scene.sources();
     let how = (scene.division, scene.routes);
-    render_sources(scene.level, &scene.camera, shades, sources, frame, how)
+    render_sources(&scene.level, &scene.camera, shades, sources, frame, how)
 }
 
 /// [`render`] of the sprites `sources`, divided and routed as `how` says.

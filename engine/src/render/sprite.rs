@@ -129,8 +129,8 @@ pub(crate) fn bodies<'g>(game: &'g Game<'_>) -> impl Iterator<Item = Source> + '
 pub fn sprites_of<const N: usize>(game: &Game<'_>, out: &mut HVec<Sprite, N>) -> usize {
     let level = game.level();
     let mut dropped = 0;
-    for s in decorations(level).chain(bodies(game)) {
-        let z = s.z.unwrap_or_else(|| floor_at(level, s.pos));
+    for s in decorations(&level).chain(bodies(game)) {
+        let z = s.z.unwrap_or_else(|| floor_at(&level, s.pos));
         let sprite = Sprite {
             pos: s.pos,
             z,

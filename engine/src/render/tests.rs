@@ -457,7 +457,10 @@ fn surfaces_map(bytes: &[u8]) -> (Vec<u8>, Shades<u32>) {
         let (off, len) = (off as usize, len as usize);
         match tag {
             b"SECT" => {
-                for (s, r) in out[off..off + len].chunks_exact_mut(24).enumerate() {
+                for (s, r) in out[off..off + len]
+                    .chunks_exact_mut(crate::format::size::SECTOR)
+                    .enumerate()
+                {
                     let k = (s % 85) as u8;
                     r[9..12].copy_from_slice(&[1 + k, 86 + k, 171 + k]);
                     for t in [20, 22] {
@@ -546,7 +549,7 @@ fn the_bsp_walk_shows_what_the_reference_walk_sees() {
             let mut pixels = vec![0u32; w * h];
             let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
             render(
-                &Scene::new(&level, *cam).with_sprites(&[]),
+                &Scene::new(level, *cam).with_sprites(&[]),
                 &shades,
                 &mut frame,
             );

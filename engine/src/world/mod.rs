@@ -3,6 +3,13 @@
 //! [`Level`] wraps a validated [`MapView`] and speaks in index newtypes
 //! ([`SectorId`], [`WallId`]) instead of raw `u16`s. Walls and sectors refer
 //! to each other only by index; nothing holds a pointer.
+//!
+//! The map's bytes never change. What a game changes as it plays (floor and
+//! ceiling heights, light, flats: doors and lifts move) is a
+//! [`SectorState`] per sector, held by the game; a level seen
+//! [`Level::with_state`] reads those in place of the map's, so the renderer
+//! and collision, which read sectors only through [`Level::sector`], see
+//! the world as it is this tick.
 
 /// The blockmap's rule, defined with the format (kept here under its old
 /// path).
@@ -113,6 +120,39 @@ pub struct Sector {
     pub floor_texture: u16,
     /// Ceiling texture, [`crate::format::NONE`] or [`crate::format::SKY`].
     pub ceiling_texture: u16,
+    /// The tag wall specials name it by (0: none).
+    pub tag: u16,
+    /// What it does by itself ([`crate::format::sector_special`]).
+    pub special: u16,
+}
+
+/// What a game may change of a sector as it plays: the part of
+/// [`Sector`] that movers and light specials write.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SectorState {
+    /// Floor height.
+    pub floor: Fx,
+    /// Ceiling height (never below the floor).
+    pub ceiling: Fx,
+    /// Floor texture, as [`Sector::floor_texture`].
+    pub floor_texture: u16,
+    /// Ceiling texture, as [`Sector::ceiling_texture`].
+    pub ceiling_texture: u16,
+    /// Light, 0..=255.
+    pub light: u8,
+}
+
+impl SectorState {
+    /// The state `sector` starts in.
+    pub fn of(sector: &Sector) -> SectorState {
+        SectorState {
+            floor: sector.floor,
+            ceiling: sector.ceiling,
+            floor_texture: sector.floor_texture,
+            ceiling_texture: sector.ceiling_texture,
+            light: sector.light,
+        }
+    }
 }
 
 /// A solid thing as collision sees it: a disc that no body enters, at
@@ -125,10 +165,13 @@ pub struct Obstacle {
     pub radius: Fx,
 }
 
-/// A loaded level: the validated map, read in place.
+/// A loaded level: the validated map, read in place, and perhaps the
+/// sectors' state as a game has changed it.
 #[derive(Copy, Clone, Debug)]
 pub struct Level<'a> {
     map: MapView<'a>,
+    /// Sector `i`'s state is `state[i]` where there is one, else the map's.
+    state: &'a [SectorState],
 }
 
 impl<'a> Level<'a> {
@@ -136,7 +179,28 @@ impl<'a> Level<'a> {
     pub fn load(bytes: &'a [u8]) -> Result<Self, LoadError> {
         Ok(Level {
             map: MapView::new_checked(bytes)?,
+            state: &[],
         })
+    }
+
+    /// The same level with sector `i` in `state[i]` (sectors past the end
+    /// of `state` as the map has them).
+    pub fn with_state<'b>(&self, state: &'b [SectorState]) -> Level<'b>
+    where
+        'a: 'b,
+    {
+        Level {
+            map: self.map,
+            state,
+        }
+    }
+
+    /// The same level as the map has it, whatever a game has changed.
+    pub fn as_built(&self) -> Level<'a> {
+        Level {
+            map: self.map,
+            state: &[],
+        }
     }
 
     /// The underlying format view.
@@ -178,10 +242,10 @@ impl<'a> Level<'a> {
         }
     }
 
-    /// Sector `id`.
+    /// Sector `id`, as it is now.
     pub fn sector(&self, id: SectorId) -> Sector {
         let r = self.map.sector(id.0 as usize);
-        Sector {
+        let mut s = Sector {
             floor: r.floor,
             ceiling: r.ceiling,
             light: r.light,
@@ -190,7 +254,17 @@ impl<'a> Level<'a> {
             wall_color: r.wall_color,
             floor_texture: r.floor_texture,
             ceiling_texture: r.ceiling_texture,
+            tag: r.tag,
+            special: r.special,
+        };
+        if let Some(now) = self.state.get(id.0 as usize) {
+            s.floor = now.floor;
+            s.ceiling = now.ceiling;
+            s.light = now.light;
+            s.floor_texture = now.floor_texture;
+            s.ceiling_texture = now.ceiling_texture;
         }
+        s
     }
 
     /// The walls bordering sector `id`.
@@ -358,6 +432,12 @@ impl<'a> Level<'a> {
             Some((_, id, true)) => Cast::AtVertex(id),
             Some((_, id, false)) => Cast::Clean(id),
         }
+    }
+}
+
+impl<'s, 'a: 's> From<&'s Level<'a>> for Level<'s> {
+    fn from(level: &'s Level<'a>) -> Level<'s> {
+        *level
     }
 }
 

@@ -1,0 +1,254 @@
+//! What the level does as the game plays: the sectors' changing state and
+//! the movers that change it (DOOM's thinkers: doors and lifts), set off
+//! by wall specials.
+//!
+//! [`World`] holds a [`SectorState`] for each sector (up to
+//! [`MAX_LIVE_SECTORS`]: sectors past it keep the map's heights and never
+//! move) and the movers at work, in the order they started. Each tick the
+//! game runs every mover once, in that order ([`World::tick`]); a mover
+//! steps its plane and puts the bodies over it where the planes now say
+//! ([`crate::collide::height_clip`]): a floor carries the bodies on it, a
+//! closing door that meets a head goes back up, and nothing ends a tick
+//! with a body that does not fit under its ceiling. Everything is in
+//! fixed-size tables, and the same specials set off in the same ticks
+//! give the same world, bit for bit ([`World::hash`]).
+
+pub mod door;
+pub mod lift;
+mod plane;
+
+use heapless::Vec as HVec;
+
+use crate::config::{MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SPENT_SPECIALS};
+use crate::format::{trigger, wall_action, WallSpecialRecord};
+use crate::game::{Body, Exit};
+use crate::world::{Level, SectorId, SectorState, WallId};
+pub use door::{Door, DoorKind, Motion};
+pub use lift::{Lift, LiftMotion};
+use plane::Stage;
+
+/// Something moving a sector.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Mover {
+    /// A door.
+    Door(Door),
+    /// A lift.
+    Lift(Lift),
+}
+
+impl Mover {
+    /// The sector it moves.
+    pub fn sector(&self) -> SectorId {
+        match self {
+            Mover::Door(d) => d.sector,
+            Mover::Lift(l) => l.sector,
+        }
+    }
+}
+
+/// What setting off a special did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Nothing (every sector it names is busy or cannot move).
+    Nothing,
+    /// Something started or changed.
+    Acted,
+    /// The level ended.
+    Exit(Exit),
+}
+
+/// The level's changing part: each sector's state, the movers at work and
+/// the once-only specials already spent.
+#[derive(Clone, Debug)]
+pub struct World {
+    sectors: HVec<SectorState, MAX_LIVE_SECTORS>,
+    movers: HVec<Mover, MAX_MOVERS>,
+    /// Indices (into the map's wall specials) of once-only specials that
+    /// have acted, sorted.
+    spent: HVec<u16, MAX_SPENT_SPECIALS>,
+}
+
+impl World {
+    /// The world as `level`'s map builds it.
+    pub fn new(level: &Level<'_>) -> World {
+        let level = level.as_built();
+        let mut sectors = HVec::new();
+        for i in 0..level.sector_count().min(MAX_LIVE_SECTORS) {
+            let _ = sectors.push(SectorState::of(&level.sector(SectorId(i as u16))));
+        }
+        World {
+            sectors,
+            movers: HVec::new(),
+            spent: HVec::new(),
+        }
+    }
+
+    /// Every sector's state, by sector index.
+    pub fn sectors(&self) -> &[SectorState] {
+        &self.sectors
+    }
+
+    /// The movers at work, in the order they run.
+    pub fn movers(&self) -> &[Mover] {
+        &self.movers
+    }
+
+    /// Whether a mover is at work on `sector`.
+    pub fn is_busy(&self, sector: SectorId) -> bool {
+        self.movers.iter().any(|m| m.sector() == sector)
+    }
+
+    /// Whether once-only special `index` has acted.
+    pub fn is_spent(&self, index: usize) -> bool {
+        u16::try_from(index).is_ok_and(|i| self.spent.binary_search(&i).is_ok())
+    }
+
+    /// A hash of every sector's state, every mover and the spent
+    /// specials (FNV-1a, 32 bits): equal worlds hash equal on every
+    /// machine.
+    pub fn hash(&self) -> u32 {
+        let mut h = Fnv::new();
+        for s in self.sectors.iter() {
+            h.i32(s.floor.to_bits());
+            h.i32(s.ceiling.to_bits());
+            h.u32(u32::from(s.floor_texture) << 16 | u32::from(s.ceiling_texture));
+            h.u32(u32::from(s.light));
+        }
+        for m in self.movers.iter() {
+            match m {
+                Mover::Door(d) => {
+                    h.u32(1 << 16 | u32::from(d.sector.0));
+                    h.u32(d.kind as u32 | (d.motion as u32) << 8 | u32::from(d.countdown) << 16);
+                    h.i32(d.top.to_bits());
+                    h.i32(d.speed.to_bits());
+                }
+                Mover::Lift(l) => {
+                    h.u32(2 << 16 | u32::from(l.sector.0));
+                    h.u32(l.motion as u32 | u32::from(l.countdown) << 16);
+                    h.i32(l.low.to_bits());
+                    h.i32(l.high.to_bits());
+                    h.i32(l.speed.to_bits());
+                }
+            }
+        }
+        for &s in self.spent.iter() {
+            h.u32(u32::from(s));
+        }
+        h.0
+    }
+
+    /// Sets off wall special `index` of the map (the player used it or
+    /// walked over it). Once-only specials act once.
+    pub(crate) fn set_off(&mut self, level: &Level<'_>, index: usize) -> Outcome {
+        let map = *level.map();
+        if index >= map.wall_special_count() || self.is_spent(index) {
+            return Outcome::Nothing;
+        }
+        let special = map.wall_special_at(index);
+        let outcome = self.act(level, &special);
+        if outcome != Outcome::Nothing && special.trigger & trigger::REPEAT == 0 {
+            if let Ok(i) = u16::try_from(index) {
+                if let Err(at) = self.spent.binary_search(&i) {
+                    // A full list leaves the special usable again.
+                    let _ = self.spent.insert(at, i);
+                }
+            }
+        }
+        outcome
+    }
+
+    fn act(&mut self, level: &Level<'_>, special: &WallSpecialRecord) -> Outcome {
+        match special.action {
+            wall_action::EXIT => return Outcome::Exit(Exit::Normal),
+            wall_action::SECRET_EXIT => return Outcome::Exit(Exit::Secret),
+            _ => {}
+        }
+        if !wall_action::is_mover(special.action) {
+            // The loader refuses actions it does not know.
+            return Outcome::Nothing;
+        }
+        // Walls and tags never change: the map as built has them.
+        let map = level.as_built();
+        if special.action & wall_action::BACK_SECTOR != 0 {
+            let Some(sector) = map.wall(WallId(special.wall)).back else {
+                return Outcome::Nothing;
+            };
+            match self.movers.iter_mut().find(|m| m.sector() == sector) {
+                Some(Mover::Door(d)) => {
+                    d.used_again();
+                    return Outcome::Acted;
+                }
+                Some(_) => return Outcome::Nothing,
+                None => return self.start(&map, sector, special.action),
+            }
+        }
+        if special.tag == 0 {
+            return Outcome::Nothing;
+        }
+        let mut outcome = Outcome::Nothing;
+        for i in 0..map.sector_count() {
+            let sector = SectorId(i as u16);
+            if map.sector(sector).tag == special.tag
+                && self.start(&map, sector, special.action) == Outcome::Acted
+            {
+                outcome = Outcome::Acted;
+            }
+        }
+        outcome
+    }
+
+    /// Starts the mover `action` names on `sector`, unless one is at work
+    /// there already.
+    fn start(&mut self, map: &Level<'_>, sector: SectorId, action: u8) -> Outcome {
+        if sector.0 as usize >= self.sectors.len() || self.is_busy(sector) {
+            return Outcome::Nothing;
+        }
+        let live = map.with_state(&self.sectors);
+        let mover = if wall_action::is_door(action) {
+            Door::new(&live, sector, action).map(Mover::Door)
+        } else {
+            Lift::new(&live, sector, action).map(Mover::Lift)
+        };
+        let Some(mover) = mover else {
+            return Outcome::Nothing;
+        };
+        match self.movers.push(mover) {
+            Ok(()) => Outcome::Acted,
+            Err(_) => Outcome::Nothing,
+        }
+    }
+
+    /// Runs every mover once, in the order they started, moving `bodies`
+    /// with the planes. Movers that are done leave the list.
+    pub(crate) fn tick(&mut self, level: &Level<'_>, bodies: &mut [Body]) {
+        let mut stage = Stage {
+            map: level.as_built(),
+            sectors: &mut self.sectors,
+            bodies,
+        };
+        self.movers.retain_mut(|m| match m {
+            Mover::Door(d) => d.tick(&mut stage),
+            Mover::Lift(l) => l.tick(&mut stage),
+        });
+    }
+}
+
+/// FNV-1a over 32-bit words, byte by byte, little end first.
+struct Fnv(u32);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0x811c_9dc5)
+    }
+
+    fn u32(&mut self, v: u32) {
+        for b in v.to_le_bytes() {
+            self.0 ^= u32::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0193);
+        }
+    }
+
+    fn i32(&mut self, v: i32) {
+        self.u32(v as u32);
+    }
+}
