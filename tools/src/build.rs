@@ -74,6 +74,10 @@ pub struct SourceSector {
     /// wall texture name for [`crate::texture::Packer::wall`]; `None` for
     /// the wall colour.
     pub wall_texture: Option<String>,
+    /// The tag wall specials name it by (0: none).
+    pub tag: u16,
+    /// What it does by itself ([`engine::format::sector_special`]).
+    pub special: u16,
 }
 
 /// A level before compilation.
@@ -739,6 +743,8 @@ pub fn build_textured(
             floor_color: s.floor_color,
             ceiling_color: s.ceiling_color,
             wall_color: s.wall_color,
+            tag: s.tag,
+            special: s.special,
             ..SectorRecord::default()
         })
         .collect();
@@ -781,6 +787,31 @@ pub fn build_textured(
                     .help("a special goes on a wall: two vertices next to each other in a loop"),
             );
         };
+        if engine::format::wall_action::is_mover(s.special.action)
+            && s.special.action & engine::format::wall_action::BACK_SECTOR != 0
+        {
+            // A door behind its wall: the door lies to the left of
+            // v1 -> v2, on the wall's back, and is used from its front.
+            let w = &mut walls[wall];
+            if w.back == NO_SECTOR {
+                return Err(err(
+                    Site::Special(i),
+                    "a door or lift needs a sector on each side of its wall: its own and the side it is \
+                     used from",
+                ));
+            }
+            if (w.v1 as usize, w.v2 as usize) != (s.v1, s.v2) {
+                *w = WallRecord {
+                    v1: w.v2,
+                    v2: w.v1,
+                    front: w.back,
+                    back: w.front,
+                    front_side: w.back_side,
+                    back_side: w.front_side,
+                    ..*w
+                };
+            }
+        }
         specials.push(WallSpecialRecord {
             wall: wall as u16,
             ..s.special

@@ -113,11 +113,12 @@ fn num(v: Fx) -> Value {
 ///  "walls":[{"v1","v2","front","back","flags","front_side","back_side"}],
 ///  "sides":[{"x_offset","y_offset","upper","middle","lower"}],
 ///  "sectors":[{"floor","ceiling","light","floor_color","ceiling_color",
-///              "wall_color","walls":[..],"floor_texture","ceiling_texture"}],
+///              "wall_color","walls":[..],"floor_texture","ceiling_texture",
+///              "tag","special"}],
 ///  "things":[{"x","y","angle","radius","kind","type","sprite",
 ///             "rotations":[{"texture","mirrored"}]}],
 ///  "player_start":{"x","y","angle"},
-///  "specials":[{"wall","action","trigger","repeat","tag"}],
+///  "specials":[{"wall","action","trigger","repeat","tag","back_sector"}],
 ///  "textures":[{"name","width","height","flags"}], "sky",
 ///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"},
 ///  "bsp":{"nodes":[{"x","y","dx","dy","right_box","left_box","right","left"}],
@@ -177,6 +178,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "walls": walls,
                 "floor_texture": surface(s.floor_texture),
                 "ceiling_texture": surface(s.ceiling_texture),
+                "tag": s.tag,
+                "special": s.special,
             })
         })
         .collect();
@@ -281,14 +284,25 @@ pub fn to_json(view: &MapView<'_>) -> Value {
             .collect();
         json!({"nodes": nodes, "segs": segs, "subsectors": subsectors})
     };
-    // A wall's special: `action` "exit" or "secret_exit", `trigger` "use"
-    // or "walk".
+    // A wall's special: `action` by name ("exit", "door_raise", "lift",
+    // ...), `trigger` "use" or "walk", `back_sector` when it moves the
+    // sector behind the wall rather than the tagged ones.
     let specials: Vec<Value> = (0..view.wall_special_count())
         .map(|k| {
+            use engine::format::wall_action as act;
             let s = view.wall_special_at(k);
-            let action = match s.action {
-                engine::format::wall_action::EXIT => json!("exit"),
-                engine::format::wall_action::SECRET_EXIT => json!("secret_exit"),
+            let action = match s.action & !act::BACK_SECTOR {
+                act::EXIT => json!("exit"),
+                act::SECRET_EXIT => json!("secret_exit"),
+                act::DOOR_RAISE => json!("door_raise"),
+                act::DOOR_OPEN => json!("door_open"),
+                act::DOOR_CLOSE => json!("door_close"),
+                act::DOOR_CLOSE_WAIT_OPEN => json!("door_close_wait_open"),
+                act::DOOR_FAST_RAISE => json!("door_fast_raise"),
+                act::DOOR_FAST_OPEN => json!("door_fast_open"),
+                act::DOOR_FAST_CLOSE => json!("door_fast_close"),
+                act::LIFT => json!("lift"),
+                act::LIFT_FAST => json!("lift_fast"),
                 a => json!(a),
             };
             let on_use = s.trigger & engine::format::trigger::USE != 0;
@@ -298,6 +312,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "trigger": if on_use { "use" } else { "walk" },
                 "repeat": s.trigger & engine::format::trigger::REPEAT != 0,
                 "tag": s.tag,
+                "back_sector": s.action & act::BACK_SECTOR != 0,
             })
         })
         .collect();

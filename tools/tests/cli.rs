@@ -271,3 +271,32 @@ fn dump_json_describes_the_geometry() {
     let r2 = tools(&["dump", out.to_str().unwrap(), "--json"]);
     assert_eq!(r2.stdout, r.stdout);
 }
+
+#[test]
+fn dump_json_lists_doors_lifts_and_tags() {
+    let dir = scratch("cli", "dump-movers");
+    let src = dir.join("rooms.map");
+    let map = ROOMS.replace("ceiling 120.5", "ceiling 120.5 tag 9")
+        + "door c b
+lift a d tag 9 walk
+";
+    fs::write(&src, map).unwrap();
+    let r = tools(&["dump", src.to_str().unwrap(), "--json"]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let j: Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(j["sectors"][0]["tag"], 0);
+    assert_eq!(j["sectors"][1]["tag"], 9);
+    assert_eq!(j["sectors"][1]["special"], 0);
+    let specials = j["specials"].as_array().unwrap();
+    let door = specials
+        .iter()
+        .find(|s| s["action"] == "door_raise")
+        .unwrap();
+    assert_eq!(door["trigger"], "use");
+    assert_eq!(door["repeat"], true);
+    assert_eq!(door["back_sector"], true);
+    let lift = specials.iter().find(|s| s["action"] == "lift").unwrap();
+    assert_eq!(lift["trigger"], "walk");
+    assert_eq!(lift["tag"], 9);
+    assert_eq!(lift["back_sector"], false);
+}

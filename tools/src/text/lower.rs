@@ -39,6 +39,7 @@ struct SectorDef<'a> {
     ceiling: Spanned<Fx>,
     looks: Looks,
     textures: SectorTextures<'a>,
+    tag: u16,
     loops: Vec<LoopDef>,
     /// Some loop statement names this sector (even one with errors), so
     /// a missing loop is already reported.
@@ -318,6 +319,7 @@ impl<'a> Compiler<'a> {
                 ceiling,
                 looks,
                 textures,
+                tag,
                 span: _,
             } => {
                 if let Some(&first) = self.sector_names.get(name.value) {
@@ -359,6 +361,7 @@ impl<'a> Compiler<'a> {
                     ceiling,
                     looks,
                     textures,
+                    tag,
                     loops: Vec::new(),
                     named_by_loop: false,
                 });
@@ -428,6 +431,17 @@ impl<'a> Compiler<'a> {
                     trigger: if walk { trigger::WALK } else { trigger::USE },
                     tag: 0,
                 },
+                span,
+            }),
+            Stmt::Door {
+                v1,
+                v2,
+                special,
+                span,
+            } => self.exits.push(PendingExit {
+                v1,
+                v2,
+                special,
                 span,
             }),
             Stmt::Obstacle { x, y, radius, span } => self.thing(ThingDef {
@@ -850,6 +864,8 @@ impl<'a> Compiler<'a> {
                     floor_texture: s.textures.floor.map(|t| t.value.to_string()),
                     ceiling_texture: s.textures.ceiling.map(|t| t.value.to_string()),
                     wall_texture: s.textures.wall.map(|t| t.value.to_string()),
+                    tag: s.tag,
+                    special: 0,
                 })
                 .collect(),
             things: self.things.iter().map(|t| t.record).collect(),

@@ -5,6 +5,7 @@ use super::lex::{lex_line, Token, TokenKind};
 use super::number::{parse_int, parse_raw, NumberError};
 use crate::diag::{shown, Span};
 use engine::config::MAX_COORDINATE;
+use engine::format::{trigger, wall_action, WallSpecialRecord};
 use engine::math::Fx;
 use engine::render::Palette;
 
@@ -90,6 +91,8 @@ pub enum Stmt<'a> {
         looks: Looks,
         /// Texture names.
         textures: SectorTextures<'a>,
+        /// The tag door specials name it by (0: none).
+        tag: u16,
         /// The whole statement.
         span: Span,
     },
@@ -153,6 +156,19 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `door V1 V2 [KIND] [fast] [tag N] [walk] [once]`: a special that
+    /// moves a door, on the wall between the two vertices.
+    Door {
+        /// The wall's two vertices: the door, without a tag, lies to the
+        /// left of `v1 -> v2`, and it is used from the right.
+        v1: Spanned<&'a str>,
+        /// The other.
+        v2: Spanned<&'a str>,
+        /// The special (its `wall` is set later).
+        special: WallSpecialRecord,
+        /// The whole statement.
+        span: Span,
+    },
     /// `obstacle X Y RADIUS`.
     Obstacle {
         /// Position.
@@ -193,13 +209,14 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 10] = [
-    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "exit", "textures",
-    "texture",
+pub const KEYWORDS: [&str; 12] = [
+    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "exit", "door", "lift",
+    "textures", "texture",
 ];
 
 /// The sector options.
-pub const SECTOR_KEYS: [&str; 9] = [
+pub const SECTOR_KEYS: [&str; 10] = [
+    "tag",
     "floor",
     "ceiling",
     "light",
@@ -316,6 +333,7 @@ pub fn parse_line<'a>(
                 span: stmt_span,
             }
         }
+        "door" | "lift" => p.door(stmt_span)?,
         "textures" => {
             let file = p.file("WAD file")?;
             Stmt::Textures {
@@ -410,7 +428,7 @@ impl<'a> Parser<'_, 'a> {
             "vertex" => "vertex NAME X Y",
             "sector" => {
                 "sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] \
-                 [wall_color COL] [floor_texture T] [ceiling_texture T] [wall_texture T]"
+                 [wall_color COL] [floor_texture T] [ceiling_texture T] [wall_texture T] [tag N]"
             }
             "textures" => "textures FILE.wad",
             "texture" => "texture NAME FILE.png",
@@ -418,6 +436,8 @@ impl<'a> Parser<'_, 'a> {
             "player" => "player X Y ANGLE",
             "obstacle" => "obstacle X Y RADIUS",
             "exit" => "exit V1 V2 [secret] [walk]",
+            "door" => "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once]",
+            "lift" => "lift V1 V2 [fast] [tag N] [walk] [once]",
             _ => "entity X Y RADIUS",
         };
         format!("the form is `{form}`")
@@ -586,6 +606,7 @@ impl<'a> Parser<'_, 'a> {
         let mut ceiling: Option<Spanned<Fx>> = None;
         let mut looks = default_looks(self.palette);
         let mut textures = SectorTextures::default();
+        let mut tag = 0;
         let mut seen: Vec<&str> = Vec::new();
         while self.pos < self.tokens.len() {
             let key = &self.tokens[self.pos];
@@ -605,6 +626,7 @@ impl<'a> Parser<'_, 'a> {
             }
             seen.push(k);
             match k {
+                "tag" => tag = self.tag()?,
                 "floor" => floor = Some(self.number("floor height")?),
                 "ceiling" => ceiling = Some(self.number("ceiling height")?),
                 "light" => looks.light = self.byte("light level")?,
@@ -632,6 +654,86 @@ impl<'a> Parser<'_, 'a> {
             ceiling,
             looks,
             textures,
+            tag,
+            span,
+        })
+    }
+
+    /// A tag: 1 to 65535.
+    fn tag(&mut self) -> Result<u16, ParseError> {
+        let t = self.next("a tag, 1 to 65535")?;
+        match parse_int(t.text).ok().filter(|v| (1..=65535).contains(v)) {
+            Some(v) if t.kind == TokenKind::Word => Ok(v as u16),
+            _ => Err(error(
+                t.span,
+                format!("invalid tag `{}`: expected 1 to 65535", shown(t.text)),
+            )),
+        }
+    }
+
+    /// `door V1 V2 [KIND] [fast] [tag N] [walk] [once]`, or `lift V1 V2
+    /// [fast] [tag N] [walk] [once]`. Without a tag the door or lift is
+    /// the sector behind the wall (DOOM's manual doors); with one, every
+    /// sector with that tag. Used unless `walk`, and again and again
+    /// unless `once`.
+    fn door(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+        let lift = self.keyword == "lift";
+        let v1 = self.name("vertex")?;
+        let v2 = self.name("vertex")?;
+        let (mut kind, mut fast, mut tag, mut walk, mut once) = (None, false, 0, false, false);
+        const WORDS: &str =
+            "`raise`, `open`, `close`, `close_wait_open`, `fast`, `tag`, `walk` or `once`";
+        while self.pos < self.tokens.len() {
+            let t = self.next(WORDS)?;
+            match t.text {
+                "raise" | "open" | "close" | "close_wait_open" if kind.is_none() && !lift => {
+                    kind = Some(t.text)
+                }
+                "fast" if !fast => fast = true,
+                "tag" if tag == 0 => tag = self.tag()?,
+                "walk" if !walk => walk = true,
+                "once" if !once => once = true,
+                _ => {
+                    return Err(error(
+                        t.span,
+                        format!("expected {WORDS}, found `{}`", shown(t.text)),
+                    )
+                    .help(self.usage()))
+                }
+            }
+        }
+        let action = match (kind.unwrap_or(if lift { "lift" } else { "raise" }), fast) {
+            ("lift", false) => wall_action::LIFT,
+            ("lift", true) => wall_action::LIFT_FAST,
+            ("raise", false) => wall_action::DOOR_RAISE,
+            ("raise", true) => wall_action::DOOR_FAST_RAISE,
+            ("open", false) => wall_action::DOOR_OPEN,
+            ("open", true) => wall_action::DOOR_FAST_OPEN,
+            ("close", false) => wall_action::DOOR_CLOSE,
+            ("close", true) => wall_action::DOOR_FAST_CLOSE,
+            ("close_wait_open", false) => wall_action::DOOR_CLOSE_WAIT_OPEN,
+            _ => {
+                return Err(
+                    error(span, "there is no fast `close_wait_open` door").help("leave out `fast`")
+                )
+            }
+        };
+        let action = if tag == 0 {
+            action | wall_action::BACK_SECTOR
+        } else {
+            action
+        };
+        let trigger = if walk { trigger::WALK } else { trigger::USE }
+            | if once { 0 } else { trigger::REPEAT };
+        Ok(Stmt::Door {
+            v1,
+            v2,
+            special: WallSpecialRecord {
+                wall: 0,
+                action,
+                trigger,
+                tag,
+            },
             span,
         })
     }

@@ -725,3 +725,54 @@ fn an_exit_statement_puts_an_exit_on_the_wall_between_two_vertices() {
         e.message
     );
 }
+
+#[test]
+fn door_and_lift_statements_put_movers_on_their_walls() {
+    use engine::format::{trigger, wall_action};
+    use engine::world::WallId;
+    // `side` is the door behind b-c seen from `hall` (to the left of
+    // b -> c going north is west: so `c b`, going south, has it on the
+    // left); a tagged lift on e-f, set off by walking, once.
+    let src = rooms_with(
+        "sector side floor 16 ceiling 120",
+        "sector side floor 16 ceiling 120 tag 3",
+    ) + "door c b fast\nlift e f tag 3 walk once\n";
+    let out = compile_source(&src, "t").unwrap();
+    let level = Level::load(&out.bytes).unwrap();
+    let map = level.map();
+    assert_eq!(map.wall_special_count(), 2);
+    let side = level.locate(Vec2::from_int(384, 128)).unwrap();
+    assert_eq!(level.sector(side).tag, 3);
+    let specials: Vec<_> = (0..2).map(|k| map.wall_special_at(k)).collect();
+    let door = specials
+        .iter()
+        .find(|s| wall_action::is_door(s.action))
+        .unwrap();
+    assert_eq!(
+        (door.action, door.trigger),
+        (
+            wall_action::DOOR_FAST_RAISE | wall_action::BACK_SECTOR,
+            trigger::USE | trigger::REPEAT
+        )
+    );
+    // The wall turned so that the door is behind it, `hall` in front.
+    let wall = level.wall(WallId(door.wall));
+    assert_eq!(wall.back, Some(side));
+    assert_eq!(wall.a, Vec2::from_int(256, 256));
+    let lift = specials
+        .iter()
+        .find(|s| s.action == wall_action::LIFT)
+        .unwrap();
+    assert_eq!((lift.trigger, lift.tag), (trigger::WALK, 3));
+    // Mistakes.
+    let e = error(&format!("{ROOMS}door e f\n"));
+    assert!(e.message.contains("a sector on each side"), "{}", e.message);
+    let e = error(&format!("{ROOMS}door b c slowly\n"));
+    assert!(e.message.contains("found `slowly`"), "{}", e.message);
+    let e = error(&format!("{ROOMS}lift b c open\n"));
+    assert!(e.message.contains("found `open`"), "{}", e.message);
+    let e = error(&format!("{ROOMS}door b c tag 0\n"));
+    assert!(e.message.contains("invalid tag"), "{}", e.message);
+    let e = errors(&rooms_with("ceiling 128 light", "ceiling 128 tag x light"));
+    assert!(e[0].2.contains("invalid tag `x`"), "{e:?}");
+}
