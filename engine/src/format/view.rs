@@ -776,6 +776,13 @@ impl<'a> MapView<'a> {
         }
     }
 
+    /// Sector `i`'s floor, ceiling and wall colours (zeros out of range).
+    #[inline]
+    pub fn sector_colors(&self, i: usize) -> [u8; 3] {
+        let d = record(self.sectors, i).unwrap_or(&[0; size::SECTOR]);
+        [u8_at(d, 9), u8_at(d, 10), u8_at(d, 11)]
+    }
+
     /// The walls that border sector `i`.
     pub fn sector_walls(&self, i: usize) -> impl Iterator<Item = usize> + 'a {
         let s = self.sector(i);

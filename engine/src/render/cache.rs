@@ -459,8 +459,6 @@ const EMPTY_SECTOR: Sector = Sector {
     wall_color: 0,
     floor_texture: crate::format::NONE,
     ceiling_texture: crate::format::NONE,
-    tag: 0,
-    special: 0,
 };
 
 #[cfg(test)]

@@ -188,7 +188,7 @@ impl World {
         let mut outcome = Outcome::Nothing;
         for i in 0..map.sector_count() {
             let sector = SectorId(i as u16);
-            if map.sector(sector).tag == special.tag
+            if map.map().sector(i).tag == special.tag
                 && self.start(&map, sector, special.action) == Outcome::Acted
             {
                 outcome = Outcome::Acted;

@@ -120,10 +120,6 @@ pub struct Sector {
     pub floor_texture: u16,
     /// Ceiling texture, [`crate::format::NONE`] or [`crate::format::SKY`].
     pub ceiling_texture: u16,
-    /// The tag wall specials name it by (0: none).
-    pub tag: u16,
-    /// What it does by itself ([`crate::format::sector_special`]).
-    pub special: u16,
 }
 
 /// What a game may change of a sector as it plays: the part of
@@ -244,8 +240,23 @@ impl<'a> Level<'a> {
 
     /// Sector `id`, as it is now.
     pub fn sector(&self, id: SectorId) -> Sector {
-        let r = self.map.sector(id.0 as usize);
-        let mut s = Sector {
+        let i = id.0 as usize;
+        if let Some(now) = self.state.get(i) {
+            // Only the colours come from the map: the rest changes.
+            let [floor_color, ceiling_color, wall_color] = self.map.sector_colors(i);
+            return Sector {
+                floor: now.floor,
+                ceiling: now.ceiling,
+                light: now.light,
+                floor_color,
+                ceiling_color,
+                wall_color,
+                floor_texture: now.floor_texture,
+                ceiling_texture: now.ceiling_texture,
+            };
+        }
+        let r = self.map.sector(i);
+        Sector {
             floor: r.floor,
             ceiling: r.ceiling,
             light: r.light,
@@ -254,17 +265,7 @@ impl<'a> Level<'a> {
             wall_color: r.wall_color,
             floor_texture: r.floor_texture,
             ceiling_texture: r.ceiling_texture,
-            tag: r.tag,
-            special: r.special,
-        };
-        if let Some(now) = self.state.get(id.0 as usize) {
-            s.floor = now.floor;
-            s.ceiling = now.ceiling;
-            s.light = now.light;
-            s.floor_texture = now.floor_texture;
-            s.ceiling_texture = now.ceiling_texture;
         }
-        s
     }
 
     /// The walls bordering sector `id`.

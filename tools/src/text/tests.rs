@@ -742,7 +742,7 @@ fn door_and_lift_statements_put_movers_on_their_walls() {
     let map = level.map();
     assert_eq!(map.wall_special_count(), 2);
     let side = level.locate(Vec2::from_int(384, 128)).unwrap();
-    assert_eq!(level.sector(side).tag, 3);
+    assert_eq!(map.sector(side.0 as usize).tag, 3);
     let specials: Vec<_> = (0..2).map(|k| map.wall_special_at(k)).collect();
     let door = specials
         .iter()

@@ -15,8 +15,6 @@ fn a_plane_continues_only_into_the_same_plane_through_an_opening() {
         wall_color: 3,
         floor_texture: 4,
         ceiling_texture: 5,
-        tag: 0,
-        special: 0,
     };
     for ceiling in [false, true] {
         assert!(plane_continues(&here, &here, ceiling));
