@@ -28,8 +28,14 @@ pub fn exercise(level: Level<'_>, seed: u64) {
             (r % 201) as i32 - 100,
             ((r >> 8) % 201) as i32 - 100,
             ((r >> 16) % 61) as i32 - 30,
-        );
+        )
+        // Use now and then: doors and lifts start and move.
+        .with_use((r >> 24) % 4 == 0);
         game.tick(input);
+    }
+    // The level as the movers left it.
+    if let Some(mut frame) = Frame::new(&mut pixels, 40, 25, 40) {
+        render(&Scene::of_game(&game), &shades, &mut frame);
     }
     let mut cameras = heapless_cameras(&level, &mut next);
     cameras.push(game.camera());
