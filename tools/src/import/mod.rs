@@ -70,6 +70,12 @@ pub struct ImportOptions {
     pub open_doors: bool,
     /// Compile lifts that leave no room to stand lowered.
     pub lower_lifts: bool,
+    /// Write the doors and lifts the engine moves ([`specials::mover`])
+    /// as wall specials, with the sectors' tags, and leave the sectors
+    /// they move as the map has them (shut, up): the game opens and
+    /// lowers them. `open_doors` and `lower_lifts` then act only on the
+    /// rest (locked doors, say), so that the level stays walkable.
+    pub movers: bool,
     /// Builder settings.
     pub build: BuildOptions,
 }
@@ -80,6 +86,7 @@ impl Default for ImportOptions {
             skill: 3,
             open_doors: true,
             lower_lifts: true,
+            movers: false,
             build: BuildOptions::default(),
         }
     }
@@ -380,6 +387,8 @@ pub fn import(
             wall_color: wall_texture[i].map_or(grey, |t| packer.flat_color(t)),
             floor_texture,
             ceiling_texture,
+            // Tags outside a u16 name nothing the engine's specials can.
+            tag: u16::try_from(s.tag).unwrap_or(0),
             ..SectorRecord::default()
         });
     }
@@ -424,16 +433,35 @@ pub fn import(
         .enumerate()
         .filter_map(|(i, wall)| {
             let l = level.linedefs.get(wall.origin)?;
-            let (action, trigger) = specials::exit(level.specials, l.special)?;
+            if let Some((action, trigger)) = specials::exit(level.specials, l.special) {
+                return Some(WallSpecialRecord {
+                    wall: i as u16,
+                    action,
+                    trigger,
+                    tag: 0,
+                });
+            }
+            let (action, trigger) =
+                specials::mover(level.specials, l.special).filter(|_| opts.movers)?;
+            let tag = u16::try_from(l.tag).unwrap_or(0);
+            // A tagged special without a tag moves nothing; a manual one
+            // needs the sector behind its wall.
+            let manual = action & engine::format::wall_action::BACK_SECTOR != 0;
+            if (manual && wall.back.is_none()) || (!manual && tag == 0) {
+                return None;
+            }
             Some(WallSpecialRecord {
                 wall: i as u16,
                 action,
                 trigger,
-                tag: 0,
+                tag,
             })
         })
         .collect();
-    summary.exits = specials.len();
+    summary.exits = specials
+        .iter()
+        .filter(|s| !engine::format::wall_action::is_mover(s.action))
+        .count();
     let wall_map = WallMap {
         title: map.to_string(),
         vertices,
@@ -593,6 +621,10 @@ fn move_sectors(
     let mut doors: Vec<usize> = Vec::new();
     let mut lifts: Vec<usize> = Vec::new();
     for (i, l) in level.linedefs.iter().enumerate() {
+        if opts.movers && specials::mover(level.specials, l.special).is_some() {
+            // The game moves these: left as they are.
+            continue;
+        }
         let (list, target) = match specials::classify(level.specials, l.special, l.tag, &l.args) {
             Action::OpenDoor(t) => (&mut doors, t),
             Action::LowerLift(t) => (&mut lifts, t),

@@ -136,6 +136,62 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     }
 }
 
+/// The door or lift a line special is, as the compiled map's
+/// `(`[`wall_action`]`, `[`trigger`]`)`, in DOOM numbering: the manual
+/// doors (DR 1 and 117, D1 31 and 118: the sector behind the line) and
+/// the tagged doors and lifts set off by walking (W1, WR) or a switch
+/// (S1, SR). Locked doors (they need keys), the gun-triggered ones and
+/// Boom's generalised and Hexen's specials are not read yet.
+pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
+    use wall_action::*;
+    if set != SpecialSet::Doom {
+        return None;
+    }
+    let (once, again) = (0, trigger::REPEAT);
+    let (action, how) = match special {
+        1 => (DOOR_RAISE | BACK_SECTOR, trigger::USE | again),
+        117 => (DOOR_FAST_RAISE | BACK_SECTOR, trigger::USE | again),
+        31 => (DOOR_OPEN | BACK_SECTOR, trigger::USE | once),
+        118 => (DOOR_FAST_OPEN | BACK_SECTOR, trigger::USE | once),
+        2 => (DOOR_OPEN, trigger::WALK | once),
+        3 => (DOOR_CLOSE, trigger::WALK | once),
+        4 => (DOOR_RAISE, trigger::WALK | once),
+        16 => (DOOR_CLOSE_WAIT_OPEN, trigger::WALK | once),
+        108 => (DOOR_FAST_RAISE, trigger::WALK | once),
+        109 => (DOOR_FAST_OPEN, trigger::WALK | once),
+        110 => (DOOR_FAST_CLOSE, trigger::WALK | once),
+        86 => (DOOR_OPEN, trigger::WALK | again),
+        75 => (DOOR_CLOSE, trigger::WALK | again),
+        90 => (DOOR_RAISE, trigger::WALK | again),
+        76 => (DOOR_CLOSE_WAIT_OPEN, trigger::WALK | again),
+        105 => (DOOR_FAST_RAISE, trigger::WALK | again),
+        106 => (DOOR_FAST_OPEN, trigger::WALK | again),
+        107 => (DOOR_FAST_CLOSE, trigger::WALK | again),
+        103 => (DOOR_OPEN, trigger::USE | once),
+        50 => (DOOR_CLOSE, trigger::USE | once),
+        29 => (DOOR_RAISE, trigger::USE | once),
+        111 => (DOOR_FAST_RAISE, trigger::USE | once),
+        112 => (DOOR_FAST_OPEN, trigger::USE | once),
+        113 => (DOOR_FAST_CLOSE, trigger::USE | once),
+        61 => (DOOR_OPEN, trigger::USE | again),
+        42 => (DOOR_CLOSE, trigger::USE | again),
+        63 => (DOOR_RAISE, trigger::USE | again),
+        114 => (DOOR_FAST_RAISE, trigger::USE | again),
+        115 => (DOOR_FAST_OPEN, trigger::USE | again),
+        116 => (DOOR_FAST_CLOSE, trigger::USE | again),
+        10 => (LIFT, trigger::WALK | once),
+        88 => (LIFT, trigger::WALK | again),
+        21 => (LIFT, trigger::USE | once),
+        62 => (LIFT, trigger::USE | again),
+        121 => (LIFT_FAST, trigger::WALK | once),
+        120 => (LIFT_FAST, trigger::WALK | again),
+        122 => (LIFT_FAST, trigger::USE | once),
+        123 => (LIFT_FAST, trigger::USE | again),
+        _ => return None,
+    };
+    Some((action, how))
+}
+
 /// Features a thing type stands for (slope and polyobject things, which
 /// mean the same in every ZDoom-family port).
 pub fn thing_feature(kind: i32) -> Option<Feature> {
@@ -176,6 +232,25 @@ mod tests {
         assert_eq!(e(1), None);
         // Hexen's 11 is Door_Open, not an exit.
         assert_eq!(exit(SpecialSet::Hexen, 11), None);
+    }
+
+    #[test]
+    fn doom_doors_and_lifts_as_movers() {
+        use wall_action::*;
+        let m = |s| mover(SpecialSet::Doom, s);
+        assert_eq!(
+            m(1),
+            Some((DOOR_RAISE | BACK_SECTOR, trigger::USE | trigger::REPEAT))
+        );
+        assert_eq!(m(31), Some((DOOR_OPEN | BACK_SECTOR, trigger::USE)));
+        assert_eq!(m(4), Some((DOOR_RAISE, trigger::WALK)));
+        assert_eq!(m(42), Some((DOOR_CLOSE, trigger::USE | trigger::REPEAT)));
+        assert_eq!(m(62), Some((LIFT, trigger::USE | trigger::REPEAT)));
+        assert_eq!(m(121), Some((LIFT_FAST, trigger::WALK)));
+        // Locked doors need keys; exits are not movers.
+        assert_eq!(m(26), None);
+        assert_eq!(m(11), None);
+        assert_eq!(mover(SpecialSet::Hexen, 12), None);
     }
 
     #[test]
