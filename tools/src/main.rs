@@ -21,13 +21,16 @@ USAGE:
         Compile the text map IN to OUT. If IN is already compiled it is
         checked and copied. OUT is written whole or not at all: a failed
         compile leaves an existing OUT untouched.
-    tools compile FILE.wad --map NAME -o OUT [--iwad IWAD] [--skill N]
-    tools compile FILE.wad --all -o DIR/ [--iwad IWAD] [--skill N]
+    tools compile FILE.wad --map NAME -o OUT [--iwad IWAD] [--skill N] [--movers]
+    tools compile FILE.wad --all -o DIR/ [--iwad IWAD] [--skill N] [--movers]
         Compile map NAME (E1M1, MAP01, ...) of a WAD (DOOM-format or UDMF
         maps) to OUT, or every map to DIR/NAME.spmp (DIR is created if
         need be). A WAD with one map needs neither option. Textures come
         from the WAD, on top of IWAD's if given. Things are those of skill
-        N (1-5, default 3, \"Hurt me plenty\"); doors are compiled open.
+        N (1-5, default 3, \"Hurt me plenty\"). Doors are compiled open and
+        lifts lowered; with --movers, DOOM's doors and lifts (manual, walk
+        and switch ones; not yet locked ones) stay as the map has them, and
+        the game opens and lowers them.
     tools compile LEVEL.udmf [--iwad IWAD] -o OUT
         Compile a standalone UDMF text map (TEXTMAP), with the textures of
         IWAD; without --iwad every texture is a placeholder.
@@ -120,10 +123,12 @@ struct Args {
     iwad: Option<PathBuf>,
     /// `--skill N`.
     skill: Option<u8>,
+    /// `--movers`: doors shut and lifts up, moved by the game.
+    movers: bool,
 }
 
 /// The flags every command that reads a WAD takes.
-const WAD_FLAGS: [&str; 4] = ["--map", "--all", "--iwad", "--skill"];
+const WAD_FLAGS: [&str; 5] = ["--map", "--all", "--iwad", "--skill", "--movers"];
 
 /// Splits `args` into positionals and the flags `allowed` lists.
 fn parse_args(args: &[OsString], allowed: &[&str]) -> Result<Args, Failure> {
@@ -189,6 +194,12 @@ fn parse_args(args: &[OsString], allowed: &[&str]) -> Result<Args, Failure> {
                     return Err(Failure::Usage("`--json` takes no value".into()));
                 }
                 out.json = true;
+            }
+            "--movers" => {
+                if inline.is_some() {
+                    return Err(Failure::Usage("`--movers` takes no value".into()));
+                }
+                out.movers = true;
             }
             "--all" => {
                 if inline.is_some() {
@@ -336,6 +347,7 @@ fn import_options(a: &Args) -> ImportOptions {
     if let Some(s) = a.skill {
         opts.skill = s;
     }
+    opts.movers = a.movers;
     opts
 }
 

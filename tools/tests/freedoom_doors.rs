@@ -144,3 +144,40 @@ fn nine_in_ten_manual_doors_of_every_freedoom_map_open_and_let_the_player_throug
         all.len()
     );
 }
+
+/// `tools compile --movers` writes the doors and lifts; without it none.
+#[test]
+fn the_movers_flag_of_tools_compile_writes_them() {
+    let dir = std::env::temp_dir().join(format!("freedoom-doors-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let wad = std::env::var_os("FREEDOOM_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/share/games/doom"))
+        .join("freedoom1.wad");
+    let movers_in = |extra: &[&str]| {
+        let out = dir.join("e1m1.spmp");
+        let mut args = vec![
+            wad.to_str().unwrap(),
+            "--map",
+            "E1M1",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let r = std::process::Command::new(env!("CARGO_BIN_EXE_tools"))
+            .arg("compile")
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let bytes = fs::read(&out).unwrap();
+        let level = Level::load(&bytes).unwrap();
+        let m = level.map();
+        (0..m.wall_special_count())
+            .filter(|&k| wall_action::is_mover(m.wall_special_at(k).action))
+            .count()
+    };
+    assert_eq!(movers_in(&[]), 0);
+    assert!(movers_in(&["--movers"]) >= 18);
+    let _ = fs::remove_dir_all(&dir);
+}
