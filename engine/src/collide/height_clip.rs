@@ -11,8 +11,8 @@
 //! highest floor; a mover that leaves a body unfit goes back to where it
 //! was (DOOM's `crush == false`).
 
-use super::clearance::{BodyShape, Opening};
-use super::mover::{pad_box, Placement, Support};
+use super::clearance::BodyShape;
+use super::mover::{span_within, Placement, Support};
 use super::point_segment::project_point_segment;
 use crate::config::collision::TOLERANCE;
 use crate::math::{wide, Fx, Wide};
@@ -32,28 +32,8 @@ pub struct HeightClip {
 /// The highest floor and lowest ceiling of the sectors the circle at
 /// `at` overlaps by more than [`TOLERANCE`], blocking or not.
 pub fn span_under(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Support {
-    let own = level.sector(at.sector);
-    let mut s = Support {
-        floor: own.floor,
-        ceiling: own.ceiling,
-    };
     let r = wide(shape.radius - TOLERANCE).max(Wide::ZERO);
-    let p = at.pos.wide();
-    let (lo, hi) = pad_box(p, p, r);
-    level.walls_in_box(lo, hi, |id| {
-        let wall = level.wall(id);
-        let Some(back) = wall.back else {
-            return;
-        };
-        let proj = project_point_segment(p, wall.a.wide(), wall.b.wide());
-        if p.sub(proj.point).length_squared() >= r * r {
-            return;
-        }
-        let open = Opening::between(&level.sector(wall.front), &level.sector(back));
-        s.floor = s.floor.max(open.floor);
-        s.ceiling = s.ceiling.min(open.ceiling);
-    });
-    s
+    span_within(level, at, r, |_| true)
 }
 
 /// Whether the circle at `at` is over `sector`: its centre is in it, or

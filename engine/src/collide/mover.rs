@@ -353,12 +353,26 @@ fn headroom(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Fx {
 
 /// The highest floor and lowest ceiling under a body's circle.
 pub fn support(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Support {
+    // A portal the body cannot pass is a wall it stands against, not a
+    // floor under it.
+    span_within(level, at, wide(shape.radius), |wall| {
+        wall_blocks(level, wall, shape, at.z).is_none()
+    })
+}
+
+/// The highest floor and lowest ceiling of the sector at `at` and of both
+/// sides of every portal closer than `r` to its centre that `counts`.
+pub(crate) fn span_within(
+    level: &Level<'_>,
+    at: &Placement,
+    r: Wide,
+    mut counts: impl FnMut(&Wall) -> bool,
+) -> Support {
     let own = level.sector(at.sector);
     let mut s = Support {
         floor: own.floor,
         ceiling: own.ceiling,
     };
-    let r = wide(shape.radius);
     let p = at.pos.wide();
     let (lo, hi) = pad_box(p, p, r);
     level.walls_in_box(lo, hi, |id| {
@@ -366,7 +380,7 @@ pub fn support(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Support 
         let Some(back) = wall.back else {
             return;
         };
-        if wall_blocks(level, &wall, shape, at.z).is_some() {
+        if !counts(&wall) {
             return;
         }
         let proj = project_point_segment(p, wall.a.wide(), wall.b.wide());
