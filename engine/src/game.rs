@@ -20,7 +20,7 @@
 //!    the ceiling;
 //! 5. friction;
 //! 6. a walk special whose wall the player's centre crossed is set off;
-//! 7. every mover (a door) steps its plane, carrying or stopping at the
+//! 7. every mover (a door, a lift) steps its plane, carrying or stopping at the
 //!    bodies over it ([`crate::specials`]).
 //!
 //! An exit ends the level: [`Game::exit`] says how, and the game stands
@@ -461,9 +461,7 @@ impl<'a> Game<'a> {
             let step = settle_vertically(&level, body);
             if i == 0 {
                 if step > Fx::ZERO {
-                    // Stepped up: the eyes lag behind the feet and catch up.
-                    self.view_height = (self.view_height - step).max(player::EYE_HEIGHT / 2);
-                    self.view_delta = (player::EYE_HEIGHT - self.view_height) / 8;
+                    lag_eyes(&mut self.view_height, &mut self.view_delta, step);
                 } else if step < Fx::ZERO {
                     // Landed from a fall: the knees give a little.
                     self.view_delta = step / 8;
@@ -483,8 +481,7 @@ impl<'a> Game<'a> {
             // Carried up by a floor: the eyes lag as on a step.
             let rise = player.at.z - before;
             if rise > Fx::ZERO {
-                self.view_height = (self.view_height - rise).max(player::EYE_HEIGHT / 2);
-                self.view_delta = (player::EYE_HEIGHT - self.view_height) / 8;
+                lag_eyes(&mut self.view_height, &mut self.view_delta, rise);
             }
         }
     }
@@ -630,6 +627,13 @@ impl<'a> Game<'a> {
             }
         }
     }
+}
+
+/// The feet rose by `rise` (a step, a lift): the eyes lag behind them
+/// and catch up ([`Game::tick`]'s easing).
+fn lag_eyes(view_height: &mut Fx, view_delta: &mut Fx, rise: Fx) {
+    *view_height = (*view_height - rise).max(player::EYE_HEIGHT / 2);
+    *view_delta = (player::EYE_HEIGHT - *view_height) / 8;
 }
 
 fn cap_speed(v: WVec, max: Fx) -> WVec {

@@ -1,7 +1,7 @@
 //! Doors: a sector whose ceiling rises to open and falls to close, as
 //! DOOM's `p_doors.c` moves them.
 
-use super::plane::{Plane, SectorBox, Stage, Step};
+use super::plane::{neighbours, Plane, SectorBox, Stage, Step};
 use crate::format::wall_action;
 use crate::math::Fx;
 use crate::world::{Level, SectorId};
@@ -62,17 +62,11 @@ pub struct Door {
 
 /// The lowest ceiling of the sectors next to `sector` (its own if it has
 /// no neighbour): DOOM's `P_FindLowestCeilingSurrounding`.
-pub(crate) fn lowest_neighbour_ceiling(level: &Level<'_>, sector: SectorId) -> Fx {
-    let mut lowest: Option<Fx> = None;
-    for id in level.sector_walls(sector) {
-        if let Some(other) = level.wall(id).other_side(sector) {
-            if other != sector {
-                let c = level.sector(other).ceiling;
-                lowest = Some(lowest.map_or(c, |l| l.min(c)));
-            }
-        }
-    }
-    lowest.unwrap_or_else(|| level.sector(sector).ceiling)
+fn lowest_neighbour_ceiling(level: &Level<'_>, sector: SectorId) -> Fx {
+    neighbours(level, sector)
+        .map(|s| s.ceiling)
+        .min()
+        .unwrap_or_else(|| level.sector(sector).ceiling)
 }
 
 impl Door {

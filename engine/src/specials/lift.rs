@@ -2,7 +2,7 @@
 //! waits and comes back up, as DOOM's `p_plats.c` moves its
 //! `downWaitUpStay` platforms.
 
-use super::plane::{Plane, SectorBox, Stage, Step};
+use super::plane::{neighbours, Plane, SectorBox, Stage, Step};
 use crate::format::wall_action;
 use crate::math::Fx;
 use crate::world::{Level, SectorId};
@@ -47,13 +47,9 @@ pub struct Lift {
 /// is lower (DOOM's `P_FindLowestFloorSurrounding`, as `EV_DoPlat` uses
 /// it).
 fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
-    let mut low = level.sector(sector).floor;
-    for id in level.sector_walls(sector) {
-        if let Some(other) = level.wall(id).other_side(sector) {
-            low = low.min(level.sector(other).floor);
-        }
-    }
-    low
+    neighbours(level, sector)
+        .map(|s| s.floor)
+        .fold(level.sector(sector).floor, Fx::min)
 }
 
 impl Lift {

@@ -4,7 +4,7 @@
 use crate::collide::height_clip::{height_clip, over_sector};
 use crate::game::Body;
 use crate::math::{Fx, WVec};
-use crate::world::{Level, SectorId, SectorState};
+use crate::world::{Level, Sector, SectorId, SectorState};
 
 /// Which of a sector's planes.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -22,6 +22,19 @@ pub(crate) enum Step {
     Blocked,
     /// It reached its destination.
     Arrived,
+}
+
+/// The sectors on the other side of `sector`'s two-sided walls, as they
+/// are now (once per wall: a sector next to it along two walls comes
+/// twice), itself left out.
+pub(crate) fn neighbours<'l>(
+    level: &'l Level<'_>,
+    sector: SectorId,
+) -> impl Iterator<Item = Sector> + 'l {
+    level.sector_walls(sector).filter_map(move |id| {
+        let other = level.wall(id).other_side(sector)?;
+        (other != sector).then(|| level.sector(other))
+    })
 }
 
 /// The box round a sector, for finding the bodies near it cheaply.
