@@ -45,6 +45,13 @@ fn compiled() -> Vec<u8> {
         .bytes
 }
 
+/// The game with the player 36 units west of the door, facing it.
+fn facing_the_door(bytes: &[u8]) -> Game<'_> {
+    let level = Level::load(bytes).unwrap();
+    let east = Angle::from_degrees(Fx::ZERO);
+    Game::starting_at(level, Vec2::from_int(220, 64), east).unwrap()
+}
+
 fn sector_named(game: &Game<'_>, at: (i32, i32)) -> SectorId {
     game.level().locate(Vec2::from_int(at.0, at.1)).unwrap()
 }
@@ -66,9 +73,7 @@ fn fits(game: &Game<'_>) -> bool {
 #[test]
 fn a_door_opens_on_use_lets_the_player_through_and_closes() {
     let bytes = compiled();
-    let level = Level::load(&bytes).unwrap();
-    let east = Angle::from_degrees(Fx::ZERO);
-    let mut game = Game::starting_at(level, Vec2::from_int(220, 64), east).unwrap();
+    let mut game = facing_the_door(&bytes);
     let door = sector_named(&game, (264, 64));
     assert_eq!(game.level().sector(door).ceiling, Fx::ZERO);
     game.tick(Input::IDLE.with_use(true));
@@ -97,9 +102,7 @@ fn a_door_opens_on_use_lets_the_player_through_and_closes() {
 #[test]
 fn a_closing_door_goes_back_up_from_a_head() {
     let bytes = compiled();
-    let level = Level::load(&bytes).unwrap();
-    let east = Angle::from_degrees(Fx::ZERO);
-    let mut game = Game::starting_at(level, Vec2::from_int(220, 64), east).unwrap();
+    let mut game = facing_the_door(&bytes);
     let door = sector_named(&game, (264, 64));
     game.tick(Input::IDLE.with_use(true));
     run(&mut game, 70, Input::IDLE);
@@ -126,9 +129,7 @@ fn a_closing_door_goes_back_up_from_a_head() {
 #[test]
 fn using_a_waiting_door_again_closes_it() {
     let bytes = compiled();
-    let level = Level::load(&bytes).unwrap();
-    let east = Angle::from_degrees(Fx::ZERO);
-    let mut game = Game::starting_at(level, Vec2::from_int(220, 64), east).unwrap();
+    let mut game = facing_the_door(&bytes);
     let door = sector_named(&game, (264, 64));
     game.tick(Input::IDLE.with_use(true));
     run(&mut game, 80, Input::IDLE);
@@ -171,9 +172,7 @@ fn a_lift_goes_down_with_the_player_and_back_up() {
 #[test]
 fn the_world_hash_follows_the_movers() {
     let bytes = compiled();
-    let level = Level::load(&bytes).unwrap();
-    let east = Angle::from_degrees(Fx::ZERO);
-    let mut a = Game::starting_at(level, Vec2::from_int(220, 64), east).unwrap();
+    let mut a = facing_the_door(&bytes);
     let mut b = a.clone();
     let start = a.player().world;
     a.tick(Input::IDLE.with_use(true));

@@ -11,10 +11,10 @@
 
 mod common;
 
-use common::scratch;
+use common::{read_wad, scratch, wad_path};
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use engine::collide::{wall_blocks, Blocked};
@@ -25,24 +25,6 @@ use engine::math::{Fx, Vec2};
 use engine::world::{Level, WallId};
 use serde_json::Value;
 use tools::import::{ImportOptions, WadSource};
-
-fn wad_path(name: &str) -> PathBuf {
-    let dir = std::env::var_os("FREEDOOM_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/games/doom"));
-    dir.join(name)
-}
-
-fn read_wad(name: &str) -> Vec<u8> {
-    let path = wad_path(name);
-    fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): install Freedoom with `scripts/setup` (Debian package \
-             `freedoom`), or point FREEDOOM_DIR at a directory holding {name}",
-            path.display()
-        )
-    })
-}
 
 /// The walk: `(ticks, forward, strafe, turn)` runs, like a desktop demo.
 /// Long runs straight ahead end against walls; the turns and strafes then

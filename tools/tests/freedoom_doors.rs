@@ -2,27 +2,16 @@
 //! the doors shut ([`ImportOptions::movers`]), the player is started in
 //! front of each, presses use, and the door opens and lets it through.
 
+mod common;
+
+use common::{read_wad, scratch, text, tools, wad_path};
 use std::fs;
-use std::path::PathBuf;
 
 use engine::format::{trigger, wall_action};
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
 use engine::world::{Level, WallId};
 use tools::import::{ImportOptions, WadSource};
-
-fn read_wad(name: &str) -> Vec<u8> {
-    let dir = std::env::var_os("FREEDOOM_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/games/doom"));
-    let path = dir.join(name);
-    fs::read(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {} ({e}): install Freedoom with `scripts/setup`",
-            path.display()
-        )
-    })
-}
 
 /// What happened at one door.
 #[derive(Debug, PartialEq)]
@@ -148,15 +137,12 @@ fn nine_in_ten_manual_doors_of_every_freedoom_map_open_and_let_the_player_throug
 /// `tools compile --movers` writes the doors and lifts; without it none.
 #[test]
 fn the_movers_flag_of_tools_compile_writes_them() {
-    let dir = std::env::temp_dir().join(format!("freedoom-doors-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let wad = std::env::var_os("FREEDOOM_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/share/games/doom"))
-        .join("freedoom1.wad");
+    let dir = scratch("freedoom-doors", "movers-flag");
+    let wad = wad_path("freedoom1.wad");
     let movers_in = |extra: &[&str]| {
         let out = dir.join("e1m1.spmp");
         let mut args = vec![
+            "compile",
             wad.to_str().unwrap(),
             "--map",
             "E1M1",
@@ -164,12 +150,8 @@ fn the_movers_flag_of_tools_compile_writes_them() {
             out.to_str().unwrap(),
         ];
         args.extend(extra);
-        let r = std::process::Command::new(env!("CARGO_BIN_EXE_tools"))
-            .arg("compile")
-            .args(&args)
-            .output()
-            .unwrap();
-        assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+        let r = tools(&args);
+        assert!(r.status.success(), "{}", text(&r.stderr));
         let bytes = fs::read(&out).unwrap();
         let level = Level::load(&bytes).unwrap();
         let m = level.map();
@@ -179,5 +161,4 @@ fn the_movers_flag_of_tools_compile_writes_them() {
     };
     assert_eq!(movers_in(&[]), 0);
     assert!(movers_in(&["--movers"]) >= 18);
-    let _ = fs::remove_dir_all(&dir);
 }
