@@ -25,13 +25,14 @@ With no options, opens a window on the built-in level (maps/e1_hangar.map).
 CONTROLS (the defaults; rebind them in the settings file):
     W/S or Up/Down      forward / back
     A/D                 strafe left / right
-    Left/Right or Q/E   turn
+    Left/Right          turn
+    E or Space          use: open the door, press the switch in front
     Shift (held)        walk (running is the default; always_run = false
                         makes Shift run instead)
     Alt (held)          the turn keys strafe
     Tab                 automap (+ and - zoom)
     N                   noclip: a free camera through walls (the game waits)
-    F                   fly: a camera that moves up and down (Space/PageUp,
+    F                   fly: a camera that moves up and down (R/PageUp,
                         C/PageDown); with noclip, anywhere
     P                   print the position, sector and heights
     F12                 screenshot, next to the settings file
