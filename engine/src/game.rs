@@ -34,9 +34,9 @@ use crate::collide::push_apart::{push_apart, Disc, Separation};
 use crate::collide::use_line::{use_target, UseTarget};
 use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
-use crate::format::{kind, trigger};
+use crate::format::{kind, trigger, wall_action};
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
-use crate::specials::{Outcome, World};
+use crate::specials::{teleport, Destination, Outcome, World};
 use crate::world::{Camera, Level, SectorId, WallId};
 
 /// One tick of player input, in the units of a demo line.
@@ -144,6 +144,8 @@ pub struct Game<'a> {
     use_held: bool,
     /// How the level ended, if it has.
     exit: Option<Exit>,
+    /// Ticks the player still stands still after a teleport.
+    frozen: u8,
 }
 
 /// How a level ended.
@@ -300,6 +302,7 @@ impl<'a> Game<'a> {
             tick: 0,
             use_held: false,
             exit: None,
+            frozen: 0,
         }
     }
 
@@ -443,6 +446,14 @@ impl<'a> Game<'a> {
             return;
         }
         self.tick = self.tick.wrapping_add(1);
+        // Just teleported: the player neither moves nor turns, but can
+        // use (DOOM's reactiontime).
+        let input = if self.frozen > 0 {
+            self.frozen -= 1;
+            Input::IDLE.with_use(input.press_use)
+        } else {
+            input
+        };
         self.apply_input(input);
         // Use acts on the press, from where the player stands, as DOOM's
         // P_PlayerThink uses lines before the player moves.
@@ -501,30 +512,59 @@ impl<'a> Game<'a> {
         if let UseTarget::Special(wall, special) = target {
             if special.trigger & trigger::USE != 0 {
                 if let Some(index) = self.level.map().wall_special_index(wall.0) {
-                    self.set_off(index);
+                    let _ = self.set_off(index);
                 }
             }
         }
     }
 
-    /// The player's centre went from `from` to `to` this tick: the walk
-    /// special whose wall the path crosses first is set off. A map has few
-    /// specials, so each walk special is tested against the path's box
-    /// (cheaper than asking the blockmap for every wall near the path).
+    /// The player's centre went from `from` to `to` this tick: every walk
+    /// special whose wall the path crosses is set off, nearest first, as
+    /// DOOM's `P_TryMove` crosses each special line of a move; a teleport
+    /// or an exit ends the walk (the player is no longer on that path).
     fn walk_over(&mut self, from: Vec2, to: Vec2) {
-        let map = *self.level.map();
-        if from == to || map.wall_special_count() == 0 {
+        if from == to || self.level.map().wall_special_count() == 0 {
             return;
         }
+        // Crossings in path order, found one at a time (a map has few walk
+        // specials; no list to hold them).
+        let mut after: Option<(Wide, usize)> = None;
+        while let Some((t, index)) = self.next_crossing(from, to, after) {
+            after = Some((t, index));
+            let before = self.bodies.first().map(|b| b.at.pos);
+            let _ = self.set_off(index);
+            if self.exit.is_some() || self.bodies.first().map(|b| b.at.pos) != before {
+                return;
+            }
+        }
+    }
+
+    /// The walk special whose wall the path `from -> to` crosses nearest
+    /// after `after` (the path parameter and special of the last one
+    /// taken; ties go in special order). Each walk special is tested
+    /// against the path's box, cheaper than asking the blockmap for every
+    /// wall near the path.
+    fn next_crossing(
+        &self,
+        from: Vec2,
+        to: Vec2,
+        after: Option<(Wide, usize)>,
+    ) -> Option<(Wide, usize)> {
+        let map = *self.level.map();
         let (p, q) = (from.wide(), to.wide());
         let (lo, hi) = pad_box(p, q, Wide::ZERO);
-        let mut first: Option<(Wide, usize)> = None;
+        let mut next: Option<(Wide, usize)> = None;
         for k in 0..map.wall_special_count() {
             let special = map.wall_special_at(k);
-            if special.trigger & trigger::WALK == 0 {
+            if special.trigger & trigger::WALK == 0 || self.world.is_spent(k) {
                 continue;
             }
             let wall = self.level.wall(WallId(special.wall));
+            // A teleporter works from its front only, so the way out of
+            // one crosses its line back without sending the player again.
+            if special.action == wall_action::TELEPORT && wall.side_of(from) > Wide::ZERO {
+                continue;
+            }
             let (a, b) = (wall.a.wide(), wall.b.wide());
             if a.x.max(b.x) < lo.x
                 || a.x.min(b.x) > hi.x
@@ -533,24 +573,64 @@ impl<'a> Game<'a> {
             {
                 continue;
             }
-            if let Some(c) = path_crosses_segment(p, q, a, b, 0) {
-                // Nearest first; the list is in wall order, so ties keep
-                // the lower wall.
-                if first.is_none_or(|f| c.t < f.0) && !self.world.is_spent(k) {
-                    first = Some((c.t, k));
-                }
+            let Some(c) = path_crosses_segment(p, q, a, b, 0) else {
+                continue;
+            };
+            let key = (c.t, k);
+            if after.is_some_and(|f| key <= f) {
+                continue;
+            }
+            if next.is_none_or(|n| key < n) {
+                next = Some(key);
             }
         }
-        if let Some((_, index)) = first {
-            self.set_off(index);
+        next
+    }
+
+    /// Sets off wall special `index` of the map (an index below
+    /// [`MapView::wall_special_count`](crate::format::MapView::wall_special_count))
+    /// as if the player had used or crossed its wall, from wherever the
+    /// player is: a game's scripts open doors and start lifts this way.
+    /// True if it acted (started a mover, turned a door round, or ended
+    /// the level); false for an index past the list, a spent once-only
+    /// special, or a mover already at work.
+    pub fn set_off(&mut self, index: usize) -> bool {
+        if self.exit.is_some() {
+            return false;
+        }
+        match self.world.set_off(&self.level, index) {
+            Outcome::Nothing => false,
+            Outcome::Acted => true,
+            Outcome::Exit(exit) => {
+                self.exit = Some(exit);
+                true
+            }
+            Outcome::Teleport(to) => {
+                self.teleport(to);
+                true
+            }
         }
     }
 
-    /// Sets off wall special `index`: starts its movers, or ends the level.
-    fn set_off(&mut self, index: usize) {
-        if let Outcome::Exit(exit) = self.world.set_off(&self.level, index) {
-            self.exit = Some(exit);
-        }
+    /// Puts the player at `to`, on the floor there, facing its angle,
+    /// stopped; it stands still for [`teleport::FREEZE_TICKS`] (a spot
+    /// overlapping a wall is pushed clear, as a spawn is).
+    fn teleport(&mut self, to: Destination) {
+        let level = self.level.with_state(self.world.sectors());
+        let Some(player) = self.bodies.first_mut() else {
+            return;
+        };
+        *player = spawn(
+            &level,
+            to.pos,
+            player.shape,
+            player.max_speed,
+            player.sprite,
+        );
+        self.angle = to.angle;
+        self.view_height = player::EYE_HEIGHT;
+        self.view_delta = Fx::ZERO;
+        self.frozen = teleport::FREEZE_TICKS;
     }
 
     fn apply_input(&mut self, input: Input) {

@@ -211,6 +211,9 @@ pub mod kind {
     /// its radius at every height, as DOOM's solid things (columns, lamps,
     /// trees, monsters) block at every height. Drawn as a decoration is.
     pub const SOLID: u16 = 4;
+    /// Where a [`TELEPORT`](super::wall_action::TELEPORT) special sends
+    /// the player, facing the thing's angle. Not drawn, blocks nothing.
+    pub const TELEPORT_DESTINATION: u16 = 5;
 
     /// Whether a thing of kind `k` stays where the map puts it, drawn
     /// with its sprite (a decoration or a solid thing), rather than
@@ -452,6 +455,11 @@ pub mod wall_action {
     pub const LIFT: u8 = 10;
     /// [`LIFT`] at 8 units a tick (DOOM's `blazeDWUS`).
     pub const LIFT_FAST: u8 = 11;
+    /// The player goes to the [`kind::TELEPORT_DESTINATION`](super::kind)
+    /// in the first sector with the special's tag, facing its angle, and
+    /// stands still for 18 ticks (DOOM's `EV_Teleport`). Walked over,
+    /// only from the wall's front.
+    pub const TELEPORT: u8 = 12;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -469,7 +477,7 @@ pub mod wall_action {
 
     /// Whether `a` is an action this engine knows.
     pub const fn is_known(a: u8) -> bool {
-        matches!(a, EXIT | SECRET_EXIT) || is_mover(a)
+        matches!(a, EXIT | SECRET_EXIT | TELEPORT) || is_mover(a)
     }
 }
 

@@ -1,6 +1,6 @@
 //! What the level does as the game plays: the sectors' changing state and
 //! the movers that change it (DOOM's thinkers: doors and lifts), set off
-//! by wall specials.
+//! by wall specials, and where teleporters lead.
 //!
 //! [`World`] holds a [`SectorState`] for each sector (up to
 //! [`MAX_LIVE_SECTORS`]: sectors past it keep the map's heights and never
@@ -16,6 +16,7 @@
 pub mod door;
 pub mod lift;
 mod plane;
+pub mod teleport;
 
 use heapless::Vec as HVec;
 
@@ -26,6 +27,7 @@ use crate::world::{Level, SectorId, SectorState, WallId};
 pub use door::{Door, DoorKind, Motion};
 pub use lift::{Lift, LiftMotion};
 use plane::Stage;
+pub use teleport::Destination;
 
 /// Something moving a sector.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -55,6 +57,8 @@ pub enum Outcome {
     Acted,
     /// The level ended.
     Exit(Exit),
+    /// The player is to go here.
+    Teleport(Destination),
 }
 
 /// The level's changing part: each sector's state, the movers at work and
@@ -161,6 +165,10 @@ impl World {
         match special.action {
             wall_action::EXIT => return Outcome::Exit(Exit::Normal),
             wall_action::SECRET_EXIT => return Outcome::Exit(Exit::Secret),
+            wall_action::TELEPORT => {
+                return teleport::destination(level, special.tag)
+                    .map_or(Outcome::Nothing, Outcome::Teleport)
+            }
             _ => {}
         }
         if !wall_action::is_mover(special.action) {
