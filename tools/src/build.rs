@@ -787,17 +787,27 @@ pub fn build_textured(
                     .help("a special goes on a wall: two vertices next to each other in a loop"),
             );
         };
-        if engine::format::wall_action::is_mover(s.special.action)
-            && s.special.action & engine::format::wall_action::BACK_SECTOR != 0
-        {
+        let action = s.special.action;
+        let manual = engine::format::wall_action::is_mover(action)
+            && action & engine::format::wall_action::BACK_SECTOR != 0;
+        let teleport = action == engine::format::wall_action::TELEPORT;
+        if manual || teleport {
             // A door behind its wall: the door lies to the left of
-            // v1 -> v2, on the wall's back, and is used from its front.
+            // v1 -> v2, on the wall's back, and is used from its front. A
+            // teleporter works when crossed from its front, the right of
+            // v1 -> v2.
             let w = &mut walls[wall];
-            if w.back == NO_SECTOR {
+            if w.back == NO_SECTOR && manual {
                 return Err(err(
                     Site::Special(i),
                     "a door or lift needs a sector on each side of its wall: its own and the side it is \
                      used from",
+                ));
+            }
+            if w.back == NO_SECTOR {
+                return Err(err(
+                    Site::Special(i),
+                    "a teleporter needs a sector on each side of its wall: it is walked over",
                 ));
             }
             if (w.v1 as usize, w.v2 as usize) != (s.v1, s.v2) {
@@ -835,7 +845,40 @@ pub fn build_textured(
         lists: &lists,
         textures: packed.as_ref(),
     };
-    Ok((emit(parts, &bsp)?, warnings))
+    let compiled = emit(parts, &bsp)?;
+    check_teleports(map, &compiled)?;
+    Ok((compiled, warnings))
+}
+
+/// Every teleporter leads somewhere: a destination stands in a sector
+/// with its tag (found by the engine's own search, on the compiled map).
+fn check_teleports(map: &SourceMap, compiled: &Compiled) -> Result<(), BuildError> {
+    let teleports = map
+        .specials
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.special.action == engine::format::wall_action::TELEPORT);
+    let mut level = None;
+    for (i, s) in teleports {
+        let level = match &level {
+            Some(l) => l,
+            None => level.insert(
+                engine::world::Level::load(&compiled.bytes)
+                    .map_err(|e| err(Site::Special(i), format!("the compiled map: {e}")))?,
+            ),
+        };
+        if engine::specials::teleport::destination(level, s.special.tag).is_none() {
+            return Err(err(
+                Site::Special(i),
+                format!(
+                    "this teleporter leads nowhere: no destination stands in a sector with tag {}",
+                    s.special.tag
+                ),
+            )
+            .help("put `destination X Y ANGLE` inside a sector with the teleporter's tag"));
+        }
+    }
+    Ok(())
 }
 
 /// Packs the textures a [`SourceMap`]'s sectors name and gives the walls

@@ -192,6 +192,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 // A solid thing is a decoration that blocks: named so, and
                 // told apart by "solid", so readers of "kind" keep working.
                 kind::DECORATION | kind::SOLID => json!("decoration"),
+                kind::TELEPORT_DESTINATION => json!("teleport_destination"),
                 k => json!(k),
             };
             json!({
@@ -303,6 +304,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 act::DOOR_FAST_CLOSE => json!("door_fast_close"),
                 act::LIFT => json!("lift"),
                 act::LIFT_FAST => json!("lift_fast"),
+                act::TELEPORT => json!("teleport"),
                 a => json!(a),
             };
             let on_use = s.trigger & engine::format::trigger::USE != 0;

@@ -399,6 +399,20 @@ impl<'a> Compiler<'a> {
                     span,
                 });
             }
+            Stmt::Destination { x, y, angle, span } => self.thing(ThingDef {
+                record: ThingRecord {
+                    x,
+                    y,
+                    angle,
+                    radius: Fx::ZERO,
+                    kind: kind::TELEPORT_DESTINATION,
+                    // DOOM's teleport destination.
+                    type_id: 14,
+                    sprite: engine::format::NONE,
+                    rotations: 0,
+                },
+                span,
+            }),
             Stmt::Entity { x, y, radius, span } => self.thing(ThingDef {
                 record: ThingRecord {
                     x,

@@ -132,6 +132,18 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `destination X Y ANGLE`: where a teleporter to the sector's tag
+    /// sends the player, facing `angle`.
+    Destination {
+        /// Position.
+        x: Fx,
+        /// Position.
+        y: Fx,
+        /// Facing in `[0, 360)`.
+        angle: Fx,
+        /// The whole statement.
+        span: Span,
+    },
     /// `entity X Y RADIUS`.
     Entity {
         /// Position.
@@ -209,9 +221,21 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 12] = [
-    "title", "vertex", "sector", "loop", "player", "entity", "obstacle", "exit", "door", "lift",
-    "textures", "texture",
+pub const KEYWORDS: [&str; 14] = [
+    "title",
+    "vertex",
+    "sector",
+    "loop",
+    "player",
+    "entity",
+    "obstacle",
+    "exit",
+    "door",
+    "lift",
+    "teleport",
+    "destination",
+    "textures",
+    "texture",
 ];
 
 /// The sector options.
@@ -334,6 +358,7 @@ pub fn parse_line<'a>(
             }
         }
         "door" | "lift" => p.door(stmt_span)?,
+        "teleport" => p.teleport(stmt_span)?,
         "textures" => {
             let file = p.file("WAD file")?;
             Stmt::Textures {
@@ -350,16 +375,16 @@ pub fn parse_line<'a>(
                 span: stmt_span,
             }
         }
-        "player" => {
+        "player" | "destination" => {
             let x = p.coordinate("X coordinate")?;
             let y = p.coordinate("Y coordinate")?;
             let angle = p.number("angle in degrees")?;
             let angle = engine::math::Angle::from_degrees(angle.value).degrees();
-            Stmt::Player {
-                x: x.value,
-                y: y.value,
-                angle,
-                span: stmt_span,
+            let (x, y, span) = (x.value, y.value, stmt_span);
+            if first.text == "player" {
+                Stmt::Player { x, y, angle, span }
+            } else {
+                Stmt::Destination { x, y, angle, span }
             }
         }
         "entity" | "obstacle" => {
@@ -438,6 +463,8 @@ impl<'a> Parser<'_, 'a> {
             "exit" => "exit V1 V2 [secret] [walk]",
             "door" => "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once]",
             "lift" => "lift V1 V2 [fast] [tag N] [walk] [once]",
+            "teleport" => "teleport V1 V2 tag N [once]",
+            "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",
         };
         format!("the form is `{form}`")
@@ -669,6 +696,45 @@ impl<'a> Parser<'_, 'a> {
                 format!("invalid tag `{}`: expected 1 to 65535", shown(t.text)),
             )),
         }
+    }
+
+    /// `teleport V1 V2 tag N [once]`: walking over the wall from the
+    /// right of `v1 -> v2` sends the player to the `destination` in the
+    /// sector with tag `N`; again and again unless `once`.
+    fn teleport(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+        let v1 = self.name("vertex")?;
+        let v2 = self.name("vertex")?;
+        let (mut tag, mut once) = (0, false);
+        const WORDS: &str = "`tag` or `once`";
+        while self.pos < self.tokens.len() {
+            let t = self.next(WORDS)?;
+            match t.text {
+                "tag" if tag == 0 => tag = self.tag()?,
+                "once" if !once => once = true,
+                _ => {
+                    return Err(error(
+                        t.span,
+                        format!("expected {WORDS}, found `{}`", shown(t.text)),
+                    )
+                    .help(self.usage()))
+                }
+            }
+        }
+        if tag == 0 {
+            return Err(error(span, "a teleporter needs `tag N`")
+                .help("give the destination's sector `tag N` and the teleporter the same tag"));
+        }
+        Ok(Stmt::Door {
+            v1,
+            v2,
+            special: WallSpecialRecord {
+                wall: 0,
+                action: wall_action::TELEPORT,
+                trigger: trigger::WALK | if once { 0 } else { trigger::REPEAT },
+                tag,
+            },
+            span,
+        })
     }
 
     /// `door V1 V2 [KIND] [fast] [tag N] [walk] [once]`, or `lift V1 V2
