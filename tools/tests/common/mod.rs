@@ -58,3 +58,57 @@ pub fn read_wad(name: &str) -> Vec<u8> {
         )
     })
 }
+
+/// Map `map` of Freedoom WAD `wad`, compiled with the doors, lifts and
+/// teleporters kept for the game ([`tools::import::ImportOptions::movers`]).
+pub fn compile_with_movers(wad: &str, map: &str) -> Vec<u8> {
+    let bytes = read_wad(wad);
+    let source = tools::import::WadSource::new(&bytes, None).unwrap();
+    let entry = source.map(map).unwrap();
+    let opts = tools::import::ImportOptions {
+        movers: true,
+        ..tools::import::ImportOptions::default()
+    };
+    source.compile(&entry, &opts).unwrap().compiled.bytes
+}
+
+/// A point of the map, from floats.
+pub fn point(x: f64, y: f64) -> engine::math::Vec2 {
+    use engine::math::Fx;
+    engine::math::Vec2::new(Fx::from_num(x), Fx::from_num(y))
+}
+
+/// The way `(x, y)` points.
+pub fn angle_of(x: f64, y: f64) -> engine::math::Angle {
+    let degrees = y.atan2(x).to_degrees().rem_euclid(360.0);
+    engine::math::Angle::from_degrees(engine::math::Fx::from_num(degrees))
+}
+
+/// Games with the player `d` units in front of wall `wall` for each `d`
+/// of `distances` (`side` 1.0: on its front, the right of `a -> b`;
+/// -1.0: behind it), facing it, that really start on that side (a start
+/// is pushed clear of walls, and may be pushed past the line).
+pub fn starts_facing<'a>(
+    level: engine::world::Level<'a>,
+    wall: engine::world::WallId,
+    side: f64,
+    distances: &[f64],
+) -> Vec<engine::game::Game<'a>> {
+    use engine::math::Wide;
+    let w = level.wall(wall);
+    let f = |v: engine::math::Vec2| (v.x.to_num::<f64>(), v.y.to_num::<f64>());
+    let (a, b) = (f(w.a), f(w.b));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (nx, ny) = (dy / len * side, -dx / len * side);
+    let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    distances
+        .iter()
+        .filter_map(|d| {
+            let start = point(mid.0 + nx * d, mid.1 + ny * d);
+            let game = engine::game::Game::starting_at(level, start, angle_of(-nx, -ny)).ok()?;
+            let on = w.side_of(game.player().pos) * Wide::from_num(side);
+            (on < Wide::ZERO).then_some(game)
+        })
+        .collect()
+}
