@@ -71,7 +71,8 @@ pub struct ImportOptions {
     /// Compile lifts that leave no room to stand lowered.
     pub lower_lifts: bool,
     /// Write the doors and lifts the engine moves ([`specials::mover`])
-    /// as wall specials, with the sectors' tags, and leave the sectors
+    /// and the teleporters ([`specials::teleport`]) as wall specials, with
+    /// the sectors' tags, and leave the sectors
     /// they move as the map has them (shut, up): the game opens and
     /// lowers them. `open_doors` and `lower_lifts` then act only on the
     /// rest (locked doors, say), so that the level stays walkable.
@@ -441,8 +442,9 @@ pub fn import(
                     tag: 0,
                 });
             }
-            let (action, trigger) =
-                specials::mover(level.specials, l.special).filter(|_| opts.movers)?;
+            let (action, trigger) = specials::mover(level.specials, l.special)
+                .or_else(|| specials::teleport(level.specials, l.special))
+                .filter(|_| opts.movers)?;
             let tag = u16::try_from(l.tag).unwrap_or(0);
             // A tagged special without a tag moves nothing; a manual one
             // needs the sector behind its wall.
@@ -460,7 +462,10 @@ pub fn import(
         .collect();
     summary.exits = specials
         .iter()
-        .filter(|s| !engine::format::wall_action::is_mover(s.action))
+        .filter(|s| {
+            use engine::format::wall_action::{EXIT, SECRET_EXIT};
+            matches!(s.action, EXIT | SECRET_EXIT)
+        })
         .count();
     let wall_map = WallMap {
         title: map.to_string(),
@@ -831,6 +836,8 @@ fn convert_things(
             // to block with.
             kind: if things::is_solid(t.kind) && radius > Fx::ZERO {
                 kind::SOLID
+            } else if t.kind == things::TELEPORT_DESTINATION {
+                kind::TELEPORT_DESTINATION
             } else {
                 kind::DECORATION
             },

@@ -192,6 +192,21 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     Some((action, how))
 }
 
+/// The teleporter a line special is, as the compiled map's
+/// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's W1 and WR teleports (39,
+/// 97), to the destination in the tagged sector. The monster-only ones
+/// (125, 126) and Boom's silent and line-to-line teleports are not read.
+pub fn teleport(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
+    if set != SpecialSet::Doom {
+        return None;
+    }
+    match special {
+        39 => Some((wall_action::TELEPORT, trigger::WALK)),
+        97 => Some((wall_action::TELEPORT, trigger::WALK | trigger::REPEAT)),
+        _ => None,
+    }
+}
+
 /// Features a thing type stands for (slope and polyobject things, which
 /// mean the same in every ZDoom-family port).
 pub fn thing_feature(kind: i32) -> Option<Feature> {
@@ -232,6 +247,18 @@ mod tests {
         assert_eq!(e(1), None);
         // Hexen's 11 is Door_Open, not an exit.
         assert_eq!(exit(SpecialSet::Hexen, 11), None);
+    }
+
+    #[test]
+    fn doom_teleports() {
+        let t = |s| teleport(SpecialSet::Doom, s);
+        assert_eq!(t(39), Some((wall_action::TELEPORT, trigger::WALK)));
+        assert_eq!(
+            t(97),
+            Some((wall_action::TELEPORT, trigger::WALK | trigger::REPEAT))
+        );
+        assert_eq!(t(125), None, "monsters only");
+        assert_eq!(teleport(SpecialSet::Hexen, 39), None);
     }
 
     #[test]

@@ -154,6 +154,9 @@ const SOLID: &[i32] = &[
     49, 50, 51, 52, 53, 73, 74, 75, 76, 77, 78, 25, 26, 27, 28, 29,
 ];
 
+/// DOOM's teleport destination (`MT_TELEPORTMAN`).
+pub const TELEPORT_DESTINATION: i32 = 14;
+
 /// Whether DOOM's thing type `kind` blocks the player (see [`SOLID`]).
 pub fn is_solid(kind: i32) -> bool {
     SOLID.contains(&kind)
