@@ -336,7 +336,8 @@ impl<'a> Game<'a> {
         if self.level.locate(pos).is_none() {
             return Err(SpawnError::OutsideMap);
         }
-        let body = spawn(&self.level, pos, shape, ENTITY_MAX_SPEED, sprite);
+        let level = self.level.with_state(self.world.sectors());
+        let body = spawn(&level, pos, shape, ENTITY_MAX_SPEED, sprite);
         let id = BodyId(self.bodies.len() as u8);
         self.bodies.push(body).map_err(|_| SpawnError::Full)?;
         Ok(id)
@@ -672,7 +673,9 @@ impl<'a> Game<'a> {
         }
         let mut out = [Separation::default(); MAX_BODIES];
         push_apart(&discs, &mut stable, &mut out);
-        let level = self.level;
+        // The level as the movers left it: a shut door stops a push as it
+        // stops a walk.
+        let level = self.level.with_state(self.world.sectors());
         for ((body, sep), &is_stable) in self.bodies.iter_mut().zip(out.iter()).zip(stable.iter()) {
             if !sep.collided {
                 continue;
