@@ -354,8 +354,11 @@ fn headroom(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Fx {
 /// The highest floor and lowest ceiling under a body's circle.
 pub fn support(level: &Level<'_>, shape: &BodyShape, at: &Placement) -> Support {
     // A portal the body cannot pass is a wall it stands against, not a
-    // floor under it.
-    span_within(level, at, wide(shape.radius), |wall| {
+    // floor under it; one it only touches (within the tolerance the
+    // push-out leaves) is not under it either, or a body resting against
+    // a step it cannot climb would count that step's floor and ceiling.
+    let r = wide(shape.radius - TOLERANCE).max(Wide::ZERO);
+    span_within(level, at, r, |wall| {
         wall_blocks(level, wall, shape, at.z).is_none()
     })
 }
