@@ -3,10 +3,11 @@
 
 mod support;
 
+use engine::collide::height_clip::span_under;
 use engine::collide::mover::slide_move;
 use engine::collide::{project_point_segment, wall_blocks};
 use engine::config::collision::TOLERANCE;
-use engine::format::kind;
+use engine::format::{kind, wall_action};
 use engine::game::{Game, Input, PLAYER_SHAPE};
 use engine::math::{Fx, Vec2, WVec, Wide};
 use engine::world::{Level, WallId};
@@ -65,6 +66,94 @@ fn case() -> impl Strategy<Value = Case> {
                     bytes,
                     moves,
                     inputs,
+                })
+            },
+        )
+}
+
+/// The movers a random level may have: DOOM's doors and lifts.
+const MOVERS: [u8; 9] = [
+    wall_action::DOOR_RAISE,
+    wall_action::DOOR_OPEN,
+    wall_action::DOOR_CLOSE,
+    wall_action::DOOR_CLOSE_WAIT_OPEN,
+    wall_action::DOOR_FAST_RAISE,
+    wall_action::DOOR_FAST_CLOSE,
+    wall_action::LIFT,
+    wall_action::LIFT_FAST,
+    wall_action::LIFT,
+];
+
+#[derive(Debug, Clone)]
+struct MoverCase {
+    bytes: Vec<u8>,
+    /// Per tick: FORWARD, STRAFE, TURN, USE.
+    inputs: Vec<(i32, i32, i32, bool)>,
+    /// `(tick, special)`: set the special off (modulo their count) before
+    /// that tick, as a game's script would.
+    set_offs: Vec<(usize, usize)>,
+}
+
+/// A random grid level (as [`case`]) where some cells are doors (some
+/// shut) and lifts on a few tags, with entities about, random input
+/// with use, and the specials set off at random ticks.
+fn mover_case() -> impl Strategy<Value = MoverCase> {
+    (3usize..7, 3usize..7)
+        .prop_flat_map(|(cols, rows)| {
+            (
+                Just((cols, rows)),
+                cells(cols, rows),
+                prop::collection::vec((-16i32..=16, -16i32..=16), 64),
+                0..cols * rows,
+                prop::collection::vec((0..cols * rows, 8i32..24), 0..4),
+                prop::collection::vec(
+                    (0..cols * rows, 0..MOVERS.len(), 1u16..4, any::<bool>()),
+                    1..6,
+                ),
+                prop::collection::vec(
+                    (
+                        -100i32..=100,
+                        -100i32..=100,
+                        -20i32..=20,
+                        prop::bool::weighted(0.1),
+                    ),
+                    1..300,
+                ),
+                prop::collection::vec((0usize..300, 0usize..8), 1..12),
+            )
+        })
+        .prop_filter_map(
+            "map must compile with an open start",
+            |((cols, rows), mut cells, jitter, start, ents, movers, inputs, set_offs)| {
+                for &(cell, m, _, shut) in &movers {
+                    let door = wall_action::is_door(MOVERS[m]);
+                    if let (Some((floor, ceiling)), true) = (cells[cell], door && shut) {
+                        let _ = ceiling;
+                        cells[cell] = Some((floor, floor));
+                    }
+                }
+                if cells[start].is_none_or(|(f, c)| c - f < 56) {
+                    cells[start] = Some((0, 128));
+                }
+                let movers: Vec<_> = movers
+                    .iter()
+                    .filter(|m| m.0 != start)
+                    .map(|&(cell, m, tag, _)| (cell, MOVERS[m], tag))
+                    .collect();
+                let bytes = support::grid_map_with_movers(
+                    cols,
+                    rows,
+                    &cells,
+                    &jitter,
+                    start,
+                    &ents,
+                    &[],
+                    &movers,
+                )?;
+                Some(MoverCase {
+                    bytes,
+                    inputs,
+                    set_offs,
                 })
             },
         )
@@ -238,6 +327,62 @@ proptest! {
                 prop_assert_eq!(level.locate(p.pos), Some(p.sector));
             }
             prop_assert!(p.z >= level.sector(p.sector).floor - Fx::from_num(0) || p.z >= Fx::ZERO);
+        }
+    }
+
+    /// Doors and lifts at work under random play: after every tick every
+    /// body that spawned clear (random rooms may be lower than a body, and
+    /// a spawn wedged against a high step stays there) stands on or over the highest floor under it and under the
+    /// lowest ceiling over it (a closing door goes back up, a rising lift
+    /// back down, nothing is crushed), and the player overlaps no
+    /// one-sided wall.
+    #[test]
+    fn ticks_with_movers_keep_every_body_fitting_where_it_stands(c in mover_case()) {
+        let level = Level::load(&c.bytes).unwrap();
+        let mut game = Game::new(level);
+        let start = game.player();
+        prop_assume!(level.locate(start.pos) == Some(start.sector));
+        let specials = level.map().wall_special_count();
+        let tolerance = TOLERANCE + TOLERANCE;
+        let fitted: Vec<bool> = game
+            .bodies()
+            .iter()
+            .map(|b| {
+                // Spawned clear: with room, and not stuck against a step
+                // it cannot climb (a spawn the push-out could not free).
+                let span = span_under(&game.level(), &b.shape, &b.at);
+                span.ceiling - span.floor >= b.shape.height && b.at.z >= span.floor
+            })
+            .collect();
+        let r = PLAYER_SHAPE.radius.to_num::<f64>();
+        for (t, &(f, s, turn, press)) in c.inputs.iter().enumerate() {
+            for &(when, k) in &c.set_offs {
+                if when == t && specials > 0 {
+                    let _ = game.set_off(k % specials);
+                }
+            }
+            game.tick(Input::new(f, s, turn).with_use(press));
+            let live = game.level();
+            for (i, (b, &fitted)) in game.bodies().iter().zip(&fitted).enumerate() {
+                let span = span_under(&live, &b.shape, &b.at);
+                prop_assert!(
+                    !fitted || b.at.z >= span.floor - tolerance,
+                    "tick {t}: body {i}'s feet at {} under the floor {}", b.at.z, span.floor
+                );
+                prop_assert!(
+                    !fitted || b.at.z + b.shape.height <= span.ceiling + tolerance,
+                    "tick {t}: body {i}'s head at {} over the ceiling {}",
+                    b.at.z + b.shape.height, span.ceiling
+                );
+            }
+            let p = game.player();
+            for w in 0..level.wall_count() {
+                let id = WallId(w as u16);
+                if level.wall(id).back.is_none() {
+                    let d = distance(&level, id, p.pos);
+                    prop_assert!(d >= r - tol(), "tick {t}: one-sided wall {w} at {d}");
+                }
+            }
         }
     }
 

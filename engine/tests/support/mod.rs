@@ -1,9 +1,9 @@
 //! Builders for small test levels, through the real map compiler.
 #![allow(dead_code)]
 
-use engine::format::{kind, ThingRecord};
+use engine::format::{kind, trigger, ThingRecord, WallSpecialRecord};
 use engine::math::{Fx, Vec2};
-use tools::build::{build, BuildOptions, SourceMap, SourceSector};
+use tools::build::{build, BuildOptions, SourceMap, SourceSector, SourceSpecial};
 
 /// A rectangle sector description: (x0, y0, x1, y1, floor, ceiling).
 pub type Rect = (i32, i32, i32, i32, i32, i32);
@@ -131,6 +131,36 @@ pub fn grid_map_with(
     entities: &[(usize, i32)],
     obstacles: &[(i32, i32, i32)],
 ) -> Option<Vec<u8>> {
+    grid_map_with_movers(
+        cols,
+        rows,
+        cells,
+        jitter,
+        start_cell,
+        entities,
+        obstacles,
+        &[],
+    )
+}
+
+/// As [`grid_map_with`], plus movers `(cell, action, tag)`: the cell's
+/// sector gets `tag`, and the wall along the cell's south edge a
+/// repeatable use special with `action` (a [`wall_action`]) on that tag
+/// (set it off with `Game::set_off`; the specials are in wall order).
+///
+/// [`wall_action`]: engine::format::wall_action
+/// Movers on solid cells, or a second one on a cell, are left out.
+#[allow(clippy::too_many_arguments)]
+pub fn grid_map_with_movers(
+    cols: usize,
+    rows: usize,
+    cells: &[Option<(i32, i32)>],
+    jitter: &[(i32, i32)],
+    start_cell: usize,
+    entities: &[(usize, i32)],
+    obstacles: &[(i32, i32, i32)],
+    movers: &[(usize, u8, u16)],
+) -> Option<Vec<u8>> {
     let mut map = SourceMap::default();
     let vid = |c: usize, r: usize| r * (cols + 1) + c;
     let mut pts = Vec::new();
@@ -207,6 +237,27 @@ pub fn grid_map_with(
             radius: Fx::from_num(radius),
             kind: kind::SOLID,
             ..Default::default()
+        });
+    }
+    let mut moving = vec![false; cols * rows];
+    for &(cell, action, tag) in movers {
+        let Some(Some(sector)) = sector_of_cell.get(cell).copied() else {
+            continue;
+        };
+        if std::mem::replace(&mut moving[cell], true) {
+            continue;
+        }
+        map.sectors[sector].tag = tag;
+        let (c, r) = (cell % cols, cell / cols);
+        map.specials.push(SourceSpecial {
+            v1: vid(c, r),
+            v2: vid(c + 1, r),
+            special: WallSpecialRecord {
+                wall: 0,
+                action,
+                trigger: trigger::USE | trigger::REPEAT,
+                tag,
+            },
         });
     }
     build(&map, BuildOptions { block_size: 64 })
