@@ -6,11 +6,11 @@
 
 mod common;
 
-use common::{compile_with_movers, read_wad, starts_facing};
+use common::{compile_with_movers, crosses, read_wad, starts_facing};
 
 use engine::format::wall_action;
 use engine::game::{Game, Input};
-use engine::math::{Fx, Vec2, Wide};
+use engine::math::{Fx, Vec2};
 use engine::specials::teleport::{destination, Destination, FREEZE_TICKS};
 use engine::world::{Level, WallId};
 use tools::import::WadSource;
@@ -53,19 +53,6 @@ fn arrived(game: &Game<'_>, from: Vec2, to: &Destination) -> bool {
 fn jumped(game: &Game<'_>, from: Vec2) -> bool {
     let p = game.player().pos;
     (p.x - from.x).abs() + (p.y - from.y).abs() > Fx::from_num(32)
-}
-
-/// Whether the path `from -> to` crosses wall `wall` from its front.
-fn crosses(level: &Level<'_>, wall: WallId, from: Vec2, to: Vec2) -> bool {
-    let w = level.wall(wall);
-    let f = |v: Vec2| (v.x.to_num::<f64>(), v.y.to_num::<f64>());
-    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
-        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
-    };
-    let (a, b, p, q) = (f(w.a), f(w.b), f(from), f(to));
-    w.side_of(from) < Wide::ZERO
-        && w.side_of(to) > Wide::ZERO
-        && cross(p, q, a) * cross(p, q, b) <= 0.0
 }
 
 fn try_teleport(level: Level<'_>, wall: WallId, tag: u16) -> AtTeleport {

@@ -112,3 +112,23 @@ pub fn starts_facing<'a>(
         })
         .collect()
 }
+
+/// Whether the path `from -> to` crosses wall `wall` of `level` from its
+/// front (the right of `a -> b`) to its back, between its ends.
+pub fn crosses(
+    level: &engine::world::Level<'_>,
+    wall: engine::world::WallId,
+    from: engine::math::Vec2,
+    to: engine::math::Vec2,
+) -> bool {
+    use engine::math::Wide;
+    let w = level.wall(wall);
+    let f = |v: engine::math::Vec2| (v.x.to_num::<f64>(), v.y.to_num::<f64>());
+    let cross = |o: (f64, f64), a: (f64, f64), b: (f64, f64)| {
+        (a.0 - o.0) * (b.1 - o.1) - (a.1 - o.1) * (b.0 - o.0)
+    };
+    let (a, b, p, q) = (f(w.a), f(w.b), f(from), f(to));
+    w.side_of(from) < Wide::ZERO
+        && w.side_of(to) > Wide::ZERO
+        && cross(p, q, a) * cross(p, q, b) <= 0.0
+}
