@@ -513,7 +513,7 @@ impl<'a> Game<'a> {
         if let UseTarget::Special(wall, special) = target {
             if special.trigger & trigger::USE != 0 {
                 if let Some(index) = self.level.map().wall_special_index(wall.0) {
-                    let _ = self.set_off(index);
+                    let _ = self.act_on(index);
                 }
             }
         }
@@ -532,9 +532,7 @@ impl<'a> Game<'a> {
         let mut after: Option<(Wide, usize)> = None;
         while let Some((t, index)) = self.next_crossing(from, to, after) {
             after = Some((t, index));
-            let before = self.bodies.first().map(|b| b.at.pos);
-            let _ = self.set_off(index);
-            if self.exit.is_some() || self.bodies.first().map(|b| b.at.pos) != before {
+            if let Outcome::Exit(_) | Outcome::Teleport(_) = self.act_on(index) {
                 return;
             }
         }
@@ -596,21 +594,22 @@ impl<'a> Game<'a> {
     /// the level); false for an index past the list, a spent once-only
     /// special, or a mover already at work.
     pub fn set_off(&mut self, index: usize) -> bool {
+        self.act_on(index) != Outcome::Nothing
+    }
+
+    /// Sets off wall special `index` and carries out what it did: an exit
+    /// ends the level, a teleport moves the player.
+    fn act_on(&mut self, index: usize) -> Outcome {
         if self.exit.is_some() {
-            return false;
+            return Outcome::Nothing;
         }
-        match self.world.set_off(&self.level, index) {
-            Outcome::Nothing => false,
-            Outcome::Acted => true,
-            Outcome::Exit(exit) => {
-                self.exit = Some(exit);
-                true
-            }
-            Outcome::Teleport(to) => {
-                self.teleport(to);
-                true
-            }
+        let outcome = self.world.set_off(&self.level, index);
+        match outcome {
+            Outcome::Exit(exit) => self.exit = Some(exit),
+            Outcome::Teleport(to) => self.teleport(to),
+            Outcome::Nothing | Outcome::Acted => {}
         }
+        outcome
     }
 
     /// Puts the player at `to`, on the floor there, facing its angle,
