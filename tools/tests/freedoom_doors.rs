@@ -1,17 +1,16 @@
 //! Freedoom's manual doors, found from the map data alone: compiled with
-//! the doors shut ([`ImportOptions::movers`]), the player is started in
+//! the doors shut ([`tools::import::ImportOptions::movers`]), the player is started in
 //! front of each, presses use, and the door opens and lets it through.
 
 mod common;
 
-use common::{read_wad, scratch, text, tools, wad_path};
+use common::{compile_with_movers, freedoom_maps, scratch, text, tools, wad_path};
 use std::fs;
 
 use engine::format::{trigger, wall_action};
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
 use engine::world::{Level, WallId};
-use tools::import::{ImportOptions, WadSource};
 
 /// What happened at one door.
 #[derive(Debug, PartialEq)]
@@ -71,14 +70,7 @@ fn try_door(bytes: &[u8], wall: WallId) -> AtDoor {
 }
 
 fn doors_of(wad: &str, map: &str) -> Vec<(WallId, AtDoor)> {
-    let bytes = read_wad(wad);
-    let source = WadSource::new(&bytes, None).unwrap();
-    let entry = source.map(map).unwrap();
-    let opts = ImportOptions {
-        movers: true,
-        ..ImportOptions::default()
-    };
-    let compiled = source.compile(&entry, &opts).unwrap().compiled.bytes;
+    let compiled = compile_with_movers(wad, map);
     let level = Level::load(&compiled).unwrap();
     let m = level.map();
     (0..m.wall_special_count())
@@ -114,13 +106,9 @@ fn every_manual_door_of_e1m1_opens_and_lets_the_player_through() {
 #[test]
 fn nine_in_ten_manual_doors_of_every_freedoom_map_open_and_let_the_player_through() {
     let mut all = Vec::new();
-    for wad in ["freedoom1.wad", "freedoom2.wad"] {
-        let bytes = read_wad(wad);
-        let source = WadSource::new(&bytes, None).unwrap();
-        for map in source.maps() {
-            for d in doors_of(wad, &map.name) {
-                all.push((wad, map.name.clone(), d));
-            }
+    for (wad, map) in freedoom_maps() {
+        for d in doors_of(wad, &map) {
+            all.push((wad, map.clone(), d));
         }
     }
     let through = all.iter().filter(|d| d.2 .1 == AtDoor::Through).count();

@@ -4,12 +4,11 @@
 
 mod common;
 
-use common::{compile_with_movers, crosses, read_wad, starts_facing};
+use common::{approaches, compile_with_movers, crosses, freedoom_maps};
 
 use engine::format::{trigger, wall_action, WallSpecialRecord};
-use engine::game::{Exit, Input};
+use engine::game::Exit;
 use engine::world::{Level, WallId};
-use tools::import::WadSource;
 
 /// What happened at one exit.
 #[derive(Debug, PartialEq)]
@@ -41,29 +40,22 @@ fn try_exit(level: Level<'_>, s: &WallSpecialRecord) -> AtExit {
     if front.ceiling - front.floor < engine::config::player::HEIGHT {
         return AtExit::Shut;
     }
-    let (sides, input): (&[f64], _) = if s.trigger & trigger::USE != 0 {
-        (&[1.0], Input::IDLE.with_use(true))
-    } else {
-        (&[1.0, -1.0], Input::new(100, 0, 0))
-    };
-    let mut started = false;
-    for &side in sides {
-        for mut game in starts_facing(level, WallId(s.wall), side, &[40.0, 32.0, 24.0, 18.0]) {
-            started = true;
-            for _ in 0..20 {
-                let from = game.player().pos;
-                game.tick(input);
-                match game.exit() {
-                    Some(e) if e == expected => return AtExit::Ended,
-                    Some(e) => return AtExit::Wrong(e),
-                    None => {}
-                }
-                let to = game.player().pos;
-                // Crossed either way: a walk exit works from both sides.
-                let wall = WallId(s.wall);
-                if crosses(&level, wall, from, to) || crosses(&level, wall, to, from) {
-                    return AtExit::Stayed;
-                }
+    let (starts, input) = approaches(level, s);
+    let started = !starts.is_empty();
+    for mut game in starts {
+        for _ in 0..20 {
+            let from = game.player().pos;
+            game.tick(input);
+            match game.exit() {
+                Some(e) if e == expected => return AtExit::Ended,
+                Some(e) => return AtExit::Wrong(e),
+                None => {}
+            }
+            let to = game.player().pos;
+            // Crossed either way: a walk exit works from both sides.
+            let wall = WallId(s.wall);
+            if crosses(&level, wall, from, to) || crosses(&level, wall, to, from) {
+                return AtExit::Stayed;
             }
         }
     }
@@ -83,18 +75,14 @@ fn try_exit(level: Level<'_>, s: &WallSpecialRecord) -> AtExit {
 #[test]
 fn every_exit_of_every_freedoom_map_ends_the_level() {
     let mut all = Vec::new();
-    for wad in ["freedoom1.wad", "freedoom2.wad"] {
-        let bytes = read_wad(wad);
-        let source = WadSource::new(&bytes, None).unwrap();
-        for map in source.maps() {
-            let compiled = compile_with_movers(wad, &map.name);
-            let level = Level::load(&compiled).unwrap();
-            let m = *level.map();
-            for k in 0..m.wall_special_count() {
-                let s = m.wall_special_at(k);
-                if matches!(s.action, wall_action::EXIT | wall_action::SECRET_EXIT) {
-                    all.push((wad, map.name.clone(), s.wall, try_exit(level, &s)));
-                }
+    for (wad, map) in freedoom_maps() {
+        let compiled = compile_with_movers(wad, &map);
+        let level = Level::load(&compiled).unwrap();
+        let m = *level.map();
+        for k in 0..m.wall_special_count() {
+            let s = m.wall_special_at(k);
+            if matches!(s.action, wall_action::EXIT | wall_action::SECRET_EXIT) {
+                all.push((wad, map.clone(), s.wall, try_exit(level, &s)));
             }
         }
     }

@@ -7,13 +7,12 @@
 
 mod common;
 
-use common::{compile_with_movers, point, read_wad, starts_facing};
+use common::{approaches, compile_with_movers, freedoom_maps, point};
 
-use engine::format::{trigger, wall_action, WallSpecialRecord};
+use engine::format::{wall_action, WallSpecialRecord};
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
 use engine::world::{Level, SectorId, WallId};
-use tools::import::WadSource;
 
 /// Ticks allowed for a whole trip: DOOM's slowest lift (4 a tick) over
 /// 1,024 units and back, with its wait of 105.
@@ -61,23 +60,15 @@ fn lift_sectors(level: &Level<'_>, s: &WallSpecialRecord) -> Vec<SectorId> {
 fn set_off(level: Level<'_>, s: &WallSpecialRecord, lift: SectorId) -> SetOff {
     let top = level.sector(lift).floor;
     let moved = |g: &Game<'_>| g.level().sector(lift).floor < top;
-    // Use: facing the wall from its front; walk: from either side, running
-    // at it. Each start in turn, nearest last (a start pushed out of the
-    // way may be out of reach, or blocked from the line).
-    let (sides, input): (&[f64], _) = if s.trigger & trigger::USE != 0 {
-        (&[1.0], Input::IDLE.with_use(true))
-    } else {
-        (&[1.0, -1.0], Input::new(100, 0, 0))
-    };
-    let mut started = false;
-    for &side in sides {
-        for mut game in starts_facing(level, WallId(s.wall), side, &[40.0, 32.0, 24.0, 18.0]) {
-            started = true;
-            for t in 0..40 {
-                game.tick(if t < 20 { input } else { Input::IDLE });
-                if moved(&game) {
-                    return SetOff::Moved;
-                }
+    // Each start in turn, nearest last (a start pushed out of the way may
+    // be out of reach, or blocked from the line).
+    let (starts, input) = approaches(level, s);
+    let started = !starts.is_empty();
+    for mut game in starts {
+        for t in 0..40 {
+            game.tick(if t < 20 { input } else { Input::IDLE });
+            if moved(&game) {
+                return SetOff::Moved;
             }
         }
     }
@@ -253,14 +244,10 @@ fn every_lift_of_e1m1_is_set_off_from_its_wall_and_ridden() {
 /// 95 in 100 must be set off; the failure message lists the rest.
 #[test]
 fn the_lifts_of_every_freedoom_map_are_set_off_and_ridden() {
-    let mut all = Vec::new();
-    for wad in ["freedoom1.wad", "freedoom2.wad"] {
-        let bytes = read_wad(wad);
-        let source = WadSource::new(&bytes, None).unwrap();
-        for map in source.maps() {
-            all.extend(lifts_of(wad, &map.name));
-        }
-    }
+    let all: Vec<_> = freedoom_maps()
+        .iter()
+        .flat_map(|(wad, map)| lifts_of(wad, map))
+        .collect();
     let rode = all.iter().filter(|l| l.ride == Ride::Rode).count();
     let moved = all.iter().filter(|l| l.set_off == SetOff::Moved).count();
     let fell_off: Vec<_> = all

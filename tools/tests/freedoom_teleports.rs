@@ -6,14 +6,13 @@
 
 mod common;
 
-use common::{compile_with_movers, crosses, read_wad, starts_facing};
+use common::{compile_with_movers, crosses, freedoom_maps, starts_facing};
 
 use engine::format::wall_action;
 use engine::game::{Game, Input};
 use engine::math::{Fx, Vec2};
 use engine::specials::teleport::{destination, Destination, FREEZE_TICKS};
 use engine::world::{Level, WallId};
-use tools::import::WadSource;
 
 /// What happened at one teleporter.
 #[derive(Debug, PartialEq)]
@@ -110,13 +109,9 @@ fn teleports_of(wad: &str, map: &str) -> Vec<(u16, AtTeleport)> {
 #[test]
 fn every_teleporter_of_every_freedoom_map_sends_the_player_to_its_destination() {
     let mut all = Vec::new();
-    for wad in ["freedoom1.wad", "freedoom2.wad"] {
-        let bytes = read_wad(wad);
-        let source = WadSource::new(&bytes, None).unwrap();
-        for map in source.maps() {
-            for t in teleports_of(wad, &map.name) {
-                all.push((wad, map.name.clone(), t));
-            }
+    for (wad, map) in freedoom_maps() {
+        for t in teleports_of(wad, &map) {
+            all.push((wad, map.clone(), t));
         }
     }
     let arrived = all.iter().filter(|t| t.2 .1 == AtTeleport::Arrived).count();

@@ -132,3 +132,34 @@ pub fn crosses(
         && w.side_of(to) > Wide::ZERO
         && cross(p, q, a) * cross(p, q, b) <= 0.0
 }
+
+/// Every map of both Freedoom IWADs, in order: `(wad, map name)`.
+pub fn freedoom_maps() -> Vec<(&'static str, String)> {
+    let mut out = Vec::new();
+    for wad in ["freedoom1.wad", "freedoom2.wad"] {
+        let bytes = read_wad(wad);
+        let source = tools::import::WadSource::new(&bytes, None).unwrap();
+        out.extend(source.maps().into_iter().map(|m| (wad, m.name)));
+    }
+    out
+}
+
+/// How the player sets wall special `s` off: for a use special, starts
+/// in front of its wall facing it, pressing use; for a walk special,
+/// starts on either side, running at it. Nearest start last.
+pub fn approaches<'a>(
+    level: engine::world::Level<'a>,
+    s: &engine::format::WallSpecialRecord,
+) -> (Vec<engine::game::Game<'a>>, engine::game::Input) {
+    use engine::game::Input;
+    let wall = engine::world::WallId(s.wall);
+    let distances = [40.0, 32.0, 24.0, 18.0];
+    if s.trigger & engine::format::trigger::USE != 0 {
+        let starts = starts_facing(level, wall, 1.0, &distances);
+        (starts, Input::IDLE.with_use(true))
+    } else {
+        let mut starts = starts_facing(level, wall, 1.0, &distances);
+        starts.extend(starts_facing(level, wall, -1.0, &distances));
+        (starts, Input::new(100, 0, 0))
+    }
+}
