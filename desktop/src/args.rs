@@ -51,6 +51,11 @@ OPTIONS:
     --map FILE          play FILE: map source text, a compiled map, or a WAD
     --warp MAP          the map to play in a WAD: E1M1, MAP01, or a number
                         N for MAPnn (default: the WAD's first map)
+    --open              play a WAD's map with its doors open and lifts
+                        lowered for good, as a walk-through (default: as
+                        the game plays it, doors shut and lifts up, moved
+                        by use and walk-over; --timedemo always compiles
+                        them open, as the benchmark tables were measured)
     --iwad FILE         textures for a PWAD's maps from this IWAD; without
                         --map, play the IWAD's own maps
     --demo FILE         play an input script: each line is
@@ -172,6 +177,8 @@ pub struct Args {
     pub scale: Option<usize>,
     /// `--aspect`: show 4:3.
     pub aspect: bool,
+    /// `--open`: a WAD's doors open and lifts lowered for good.
+    pub open: bool,
     /// `--fps-cap`: most frames per second (0: no cap).
     pub fps_cap: Option<u32>,
     /// `--mouse`: turn with the mouse.
@@ -215,6 +222,7 @@ impl Default for Args {
             height: DEFAULT_HEIGHT,
             scale: None,
             aspect: false,
+            open: false,
             fps_cap: None,
             mouse: false,
             timedemo: false,
@@ -312,6 +320,7 @@ where
             "-h" | "--help" => return Ok(Command::Help),
             "--headless" => no_value(&mut out.headless)?,
             "--aspect" => no_value(&mut out.aspect)?,
+            "--open" => no_value(&mut out.open)?,
             "--mouse" => no_value(&mut out.mouse)?,
             "--timedemo" => no_value(&mut out.timedemo)?,
             "--spin" => no_value(&mut out.spin)?,
@@ -455,7 +464,7 @@ mod tests {
         assert_eq!(run(&[]).unwrap(), Args::default());
         let a = Args::default();
         assert_eq!((a.width, a.height, a.scale), (320, 200, None));
-        assert!(!a.headless && !a.aspect && !a.mouse);
+        assert!(!a.headless && !a.aspect && !a.mouse && !a.open);
         assert_eq!((a.fps_cap, a.warp.as_deref()), (None, None));
     }
 
@@ -506,6 +515,7 @@ mod tests {
             "--fps-cap",
             "60",
             "--mouse",
+            "--open",
         ])
         .unwrap();
         assert_eq!(a.warp.as_deref(), Some("E1M1"));
@@ -513,7 +523,7 @@ mod tests {
         assert_eq!(a.record, Some(PathBuf::from("out.demo")));
         assert_eq!(a.script_keys, Some(PathBuf::from("keys.txt")));
         assert_eq!(a.config, Some(PathBuf::from("my.cfg")));
-        assert!(a.aspect && a.mouse);
+        assert!(a.aspect && a.mouse && a.open);
         assert_eq!(a.fps_cap, Some(60));
         let e = |args: &[&str]| run(args).unwrap_err();
         assert_eq!(e(&["--warp"]), "--warp needs a value");

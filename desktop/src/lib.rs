@@ -74,7 +74,7 @@ pub struct MapFile {
 /// at `path`. Compiler warnings are returned for the caller to print.
 /// ([`maps::load`] does more: WADs, `--warp`, progress.)
 pub fn load_map(path: Option<&Path>) -> Result<(MapFile, Vec<String>), String> {
-    maps::load(path, None, None, &mut std::io::sink())
+    maps::load(path, None, None, true, &mut std::io::sink())
 }
 
 /// The light table for `u32` pixels, on the heap: it is 32 KiB, too big to

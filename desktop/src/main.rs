@@ -59,6 +59,7 @@ fn run(args: &Args) -> Result<(), String> {
         args.map.as_deref(),
         args.warp.as_deref(),
         args.iwad.as_deref(),
+        !args.open && !args.timedemo,
         &mut std::io::stderr(),
     )
     .map_err(error)?;

@@ -56,6 +56,7 @@ pub fn load(
     path: Option<&Path>,
     warp: Option<&str>,
     iwad: Option<&Path>,
+    movers: bool,
     progress: &mut dyn Write,
 ) -> Result<(MapFile, Vec<String>), String> {
     // Bare WAD names are looked up where source ports look for them.
@@ -99,7 +100,7 @@ pub fn load(
     let bytes = std::fs::read(path).map_err(|e| unreadable(path, &e))?;
     let kind = tools::input_kind(&shown, &bytes)?;
     if kind == tools::InputKind::Wad {
-        return load_wad(path, bytes, warp, iwad, progress);
+        return load_wad(path, bytes, warp, iwad, movers, progress);
     }
     if let Some(w) = warp {
         return Err(format!(
@@ -112,8 +113,7 @@ pub fn load(
         // A standalone UDMF map takes its textures from --iwad, as
         // `tools compile` does.
         compile_with_progress(&shown, progress, move || {
-            let opts = tools::import::ImportOptions::default();
-            tools::compile_udmf_map(&bytes, &name, iwad.as_deref(), &opts)
+            tools::compile_udmf_map(&bytes, &name, iwad.as_deref(), &import_options(movers))
         })?
     } else {
         if iwad.is_some() {
@@ -139,6 +139,7 @@ fn load_wad(
     bytes: Vec<u8>,
     warp: Option<&str>,
     iwad: Option<Vec<u8>>,
+    movers: bool,
     progress: &mut dyn Write,
 ) -> Result<(MapFile, Vec<String>), String> {
     let shown = path.display().to_string();
@@ -173,7 +174,8 @@ fn load_wad(
     let label = format!("{name} from {shown}");
     let (wad_name, map_name) = (shown.clone(), name.clone());
     let out = compile_with_progress(&label, progress, move || {
-        compile_wad_map(&bytes, &wad_name, &map_name, iwad.as_deref())
+        let opts = import_options(movers);
+        tools::compile_wad_map(&bytes, &wad_name, &map_name, iwad.as_deref(), &opts)
     })?;
     notes.extend(out.warnings);
     let map = MapFile {
@@ -182,6 +184,16 @@ fn load_wad(
         name: format!("{shown} --warp {name}"),
     };
     Ok((map, notes))
+}
+
+/// The importer's settings: skill 3, and the doors, lifts and
+/// teleporters kept for the game to move (`movers`), or compiled open for
+/// a walk-through.
+pub fn import_options(movers: bool) -> tools::import::ImportOptions {
+    tools::import::ImportOptions {
+        movers,
+        ..tools::import::ImportOptions::default()
+    }
 }
 
 /// Compiles map `map` of the WAD `bytes` (read from `wad_name`), with
@@ -320,7 +332,7 @@ mod tests {
     #[test]
     fn warp_without_a_wad_is_an_error() {
         let mut sink = Vec::new();
-        let e = load(None, Some("E1M1"), None, &mut sink).unwrap_err();
+        let e = load(None, Some("E1M1"), None, true, &mut sink).unwrap_err();
         assert!(e.contains("--map doom.wad --warp E1M1"), "{e}");
     }
 
@@ -352,22 +364,22 @@ mod tests {
         );
         std::fs::write(&room, text).unwrap();
         let placeholders = |w: &[String]| w.iter().any(|w| w.contains("placeholder"));
-        let (_, warnings) = load(Some(&room), None, None, &mut Vec::new()).unwrap();
+        let (_, warnings) = load(Some(&room), None, None, true, &mut Vec::new()).unwrap();
         assert!(placeholders(&warnings), "{warnings:?}");
-        let (map, warnings) = load(Some(&room), None, Some(iwad), &mut Vec::new()).unwrap();
+        let (map, warnings) = load(Some(&room), None, Some(iwad), true, &mut Vec::new()).unwrap();
         assert!(!placeholders(&warnings), "{warnings:?}");
         let view = engine::format::MapView::new_checked(&map.bytes).unwrap();
         assert!(view.texture_count() >= 2, "the wall's and the flat's");
         let text_map = dir.join("room.map");
         std::fs::write(&text_map, DEFAULT_MAP_SOURCE).unwrap();
-        let e = load(Some(&text_map), None, Some(iwad), &mut Vec::new()).unwrap_err();
+        let e = load(Some(&text_map), None, Some(iwad), true, &mut Vec::new()).unwrap_err();
         assert!(e.contains("leave out --iwad"), "{e}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn the_built_in_level_names_itself() {
-        let (map, _) = load(None, None, None, &mut Vec::new()).unwrap();
+        let (map, _) = load(None, None, None, true, &mut Vec::new()).unwrap();
         assert_eq!(map.title, "e1_hangar");
         assert_eq!(map.name, "maps/e1_hangar.map (built in)");
     }
