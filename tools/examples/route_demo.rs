@@ -1,0 +1,525 @@
+//! Writes a demo that plays a map from its player start to an exit: the
+//! way the shipped `demos/freedoom1-e1m1.demo` was made.
+//!
+//! ```text
+//! cargo run --release -p tools --example route_demo -- WAD MAP > OUT.demo
+//! ```
+//!
+//! It finds a path on a grid of places the player fits (planned on the map
+//! compiled with its doors open and lifts lowered, so that a shut door is
+//! not a wall), then steers the real game along it, tick by tick, on the
+//! map compiled as the game plays it (`--movers`): turning toward the next
+//! corner, running, pressing use when something stops it (a shut door),
+//! planning again when it is carried off the path, and at the end facing
+//! the exit switch and pressing it. What it writes is the input the game
+//! received, so `desktop --demo` plays it back exactly.
+//!
+//! A route needing a lift to go up is not found: the plan's lifts are
+//! lowered for good.
+
+use std::collections::BinaryHeap;
+use std::process::ExitCode;
+
+use engine::format::{trigger, wall_action};
+use engine::game::{Game, Input};
+use engine::math::{Fx, Vec2};
+use engine::world::{Level, SectorId, WallId};
+
+/// The grid's spacing, map units.
+const CELL: f64 = 8.0;
+/// The player's radius, and a little room: steering is not exact.
+const ROOM: f64 = 18.0;
+/// DOOM's step: the highest floor the player walks up onto.
+const STEP: f64 = 24.0;
+/// Head room the player needs.
+const HEIGHT: f64 = 56.0;
+/// Longest run before giving up.
+const MAX_TICKS: usize = 35 * 60 * 10;
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let [wad, map] = args.as_slice() else {
+        eprintln!("usage: route_demo WAD MAP > OUT.demo");
+        return ExitCode::from(2);
+    };
+    match run(wad, map) {
+        Ok(demo) => {
+            print!("{demo}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("route_demo: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(wad: &str, map: &str) -> Result<String, String> {
+    // A bare name is looked up where source ports look (DOOMWADDIR, ...).
+    let path = tools::find_wad(std::path::Path::new(wad));
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let source = tools::import::WadSource::new(&bytes, None)?;
+    let entry = source.map(map)?;
+    let open = source
+        .compile(&entry, &tools::import::ImportOptions::default())?
+        .compiled
+        .bytes;
+    let movers_opts = tools::import::ImportOptions {
+        movers: true,
+        ..tools::import::ImportOptions::default()
+    };
+    let moving = source.compile(&entry, &movers_opts)?.compiled.bytes;
+    let plan_level = Level::load(&open).map_err(|e| format!("{e:?}"))?;
+    let level = Level::load(&moving).map_err(|e| format!("{e:?}"))?;
+    if plan_level.wall_count() != level.wall_count() {
+        return Err("the two compilations differ in their walls".into());
+    }
+    let grid = Grid::new(&plan_level);
+    let start = Game::new(level).player().pos;
+    let mut tried = Vec::new();
+    for (wall, goal) in exits(&level) {
+        match grid.plan(xy(start), goal) {
+            Some(_) => {
+                let inputs = steer(level, &grid, wall, goal)?;
+                return Ok(write_demo(wad, map, &inputs));
+            }
+            None => tried.push(wall),
+        }
+    }
+    Err(format!(
+        "no exit switch reachable from the start (tried walls {tried:?})"
+    ))
+}
+
+/// Each exit switch (a use exit) of the map, with the place to press it
+/// from: in front of the middle of its wall.
+fn exits(level: &Level<'_>) -> Vec<(WallId, (f64, f64))> {
+    let m = *level.map();
+    (0..m.wall_special_count())
+        .map(|k| m.wall_special_at(k))
+        .filter(|s| s.action == wall_action::EXIT && s.trigger & trigger::USE != 0)
+        .map(|s| {
+            let w = level.wall(WallId(s.wall));
+            let (a, b) = (xy(w.a), xy(w.b));
+            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+            let len = dx.hypot(dy);
+            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+            // The front is the right of a -> b.
+            let n = (dy / len, -dx / len);
+            (WallId(s.wall), (mid.0 + n.0 * 30.0, mid.1 + n.1 * 30.0))
+        })
+        .collect()
+}
+
+fn xy(v: Vec2) -> (f64, f64) {
+    (v.x.to_num(), v.y.to_num())
+}
+
+fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
+    (a.0 - b.0).hypot(a.1 - b.1)
+}
+
+/// Distance from `p` to the segment `a`-`b`.
+fn to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len2 = dx * dx + dy * dy;
+    let t = if len2 == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / len2).clamp(0.0, 1.0)
+    };
+    dist(p, (a.0 + t * dx, a.1 + t * dy))
+}
+
+/// Where the player fits on the planning map: per grid cell, the height
+/// its feet would stand at, or none.
+struct Grid {
+    origin: (f64, f64),
+    cols: usize,
+    rows: usize,
+    floor: Vec<Option<f32>>,
+}
+
+impl Grid {
+    fn new(level: &Level<'_>) -> Grid {
+        let walls: Vec<_> = (0..level.wall_count())
+            .map(|i| level.wall(WallId(i as u16)))
+            .collect();
+        let (mut lo, mut hi) = ((f64::MAX, f64::MAX), (f64::MIN, f64::MIN));
+        for w in &walls {
+            for p in [xy(w.a), xy(w.b)] {
+                lo = (lo.0.min(p.0), lo.1.min(p.1));
+                hi = (hi.0.max(p.0), hi.1.max(p.1));
+            }
+        }
+        let cols = ((hi.0 - lo.0) / CELL) as usize + 1;
+        let rows = ((hi.1 - lo.1) / CELL) as usize + 1;
+        let things: Vec<_> = level
+            .map()
+            .things()
+            .filter(|t| t.kind == engine::format::kind::SOLID)
+            .map(|t| {
+                (
+                    (t.x.to_num::<f64>(), t.y.to_num::<f64>()),
+                    t.radius.to_num::<f64>(),
+                )
+            })
+            .collect();
+        // Walls by 64-unit bucket, for the nearness tests.
+        let bucket = 64.0;
+        let bcols = ((hi.0 - lo.0) / bucket) as usize + 1;
+        let brows = ((hi.1 - lo.1) / bucket) as usize + 1;
+        let mut buckets = vec![Vec::new(); bcols * brows];
+        for (i, w) in walls.iter().enumerate() {
+            let (a, b) = (xy(w.a), xy(w.b));
+            let bx = |x: f64| (((x - lo.0) / bucket) as usize).min(bcols - 1);
+            let by = |y: f64| (((y - lo.1) / bucket) as usize).min(brows - 1);
+            for r in by(a.1.min(b.1))..=by(a.1.max(b.1)) {
+                for c in bx(a.0.min(b.0))..=bx(a.0.max(b.0)) {
+                    buckets[r * bcols + c].push(i);
+                }
+            }
+        }
+        let sector = |s: SectorId| {
+            let s = level.sector(s);
+            (s.floor.to_num::<f64>(), s.ceiling.to_num::<f64>())
+        };
+        let mut floor = vec![None; cols * rows];
+        for r in 0..rows {
+            for c in 0..cols {
+                let p = (lo.0 + c as f64 * CELL, lo.1 + r as f64 * CELL);
+                let Some(s) = level.locate(Vec2::new(Fx::from_num(p.0), Fx::from_num(p.1))) else {
+                    continue;
+                };
+                let (mut f, mut ce) = sector(s);
+                let mut fits = true;
+                let bc0 = (((p.0 - ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
+                let bc1 = (((p.0 + ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
+                let br0 = (((p.1 - ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
+                let br1 = (((p.1 + ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
+                'near: for br in br0..=br1 {
+                    for bc in bc0..=bc1 {
+                        for &i in &buckets[br * bcols + bc] {
+                            let w = &walls[i];
+                            if to_segment(p, xy(w.a), xy(w.b)) >= ROOM {
+                                continue;
+                            }
+                            let Some(back) = w.back else {
+                                fits = false;
+                                break 'near;
+                            };
+                            for s in [w.front, back] {
+                                let (sf, sc) = sector(s);
+                                f = f.max(sf);
+                                ce = ce.min(sc);
+                            }
+                        }
+                    }
+                }
+                if things.iter().any(|&(t, tr)| dist(p, t) < tr + ROOM) {
+                    fits = false;
+                }
+                if fits && ce - f >= HEIGHT {
+                    floor[r * cols + c] = Some(f as f32);
+                }
+            }
+        }
+        Grid {
+            origin: lo,
+            cols,
+            rows,
+            floor,
+        }
+    }
+
+    fn centre(&self, i: usize) -> (f64, f64) {
+        (
+            self.origin.0 + (i % self.cols) as f64 * CELL,
+            self.origin.1 + (i / self.cols) as f64 * CELL,
+        )
+    }
+
+    /// The cell nearest `p` that the player fits in, within 32 units.
+    fn nearest(&self, p: (f64, f64)) -> Option<usize> {
+        let c = ((p.0 - self.origin.0) / CELL).round() as i64;
+        let r = ((p.1 - self.origin.1) / CELL).round() as i64;
+        let mut best: Option<(f64, usize)> = None;
+        for dr in -4..=4 {
+            for dc in -4..=4 {
+                let (rr, cc) = (r + dr, c + dc);
+                if rr < 0 || cc < 0 || rr >= self.rows as i64 || cc >= self.cols as i64 {
+                    continue;
+                }
+                let i = rr as usize * self.cols + cc as usize;
+                if self.floor[i].is_some() {
+                    let d = dist(self.centre(i), p);
+                    if best.is_none_or(|b| d < b.0) {
+                        best = Some((d, i));
+                    }
+                }
+            }
+        }
+        best.map(|b| b.1)
+    }
+
+    /// The shortest path of cells from `from` to `to` (A*, eight ways, no
+    /// step up higher than DOOM's), as corners the player can run
+    /// straight between.
+    fn plan(&self, from: (f64, f64), to: (f64, f64)) -> Option<Vec<(f64, f64)>> {
+        let (start, goal) = (self.nearest(from)?, self.nearest(to)?);
+        let n = self.floor.len();
+        let mut cost = vec![f64::INFINITY; n];
+        let mut came = vec![usize::MAX; n];
+        let mut open = BinaryHeap::new();
+        cost[start] = 0.0;
+        open.push(Entry(-dist(self.centre(start), self.centre(goal)), start));
+        while let Some(Entry(_, i)) = open.pop() {
+            if i == goal {
+                break;
+            }
+            let (c, r) = ((i % self.cols) as i64, (i / self.cols) as i64);
+            let z = self.floor[i]? as f64;
+            for (dc, dr) in [
+                (1, 0),
+                (-1, 0),
+                (0, 1),
+                (0, -1),
+                (1, 1),
+                (1, -1),
+                (-1, 1),
+                (-1, -1),
+            ] {
+                let Some(j) = self.index(c + dc, r + dr) else {
+                    continue;
+                };
+                let Some(zj) = self.floor[j] else { continue };
+                if zj as f64 > z + STEP {
+                    continue;
+                }
+                // No corner cutting on diagonals.
+                if dc != 0 && dr != 0 {
+                    let side = |a, b| self.index(a, b).and_then(|k| self.floor[k]);
+                    if side(c + dc, r).is_none() || side(c, r + dr).is_none() {
+                        continue;
+                    }
+                }
+                let step = if dc != 0 && dr != 0 {
+                    CELL * 2f64.sqrt()
+                } else {
+                    CELL
+                };
+                let k = cost[i] + step;
+                if k < cost[j] {
+                    cost[j] = k;
+                    came[j] = i;
+                    open.push(Entry(-(k + dist(self.centre(j), self.centre(goal))), j));
+                }
+            }
+        }
+        if cost[goal].is_infinite() {
+            return None;
+        }
+        let mut cells = vec![goal];
+        while *cells.last()? != start {
+            cells.push(came[*cells.last()?]);
+        }
+        cells.reverse();
+        Some(self.corners(&cells, to))
+    }
+
+    fn index(&self, c: i64, r: i64) -> Option<usize> {
+        (c >= 0 && r >= 0 && (c as usize) < self.cols && (r as usize) < self.rows)
+            .then(|| r as usize * self.cols + c as usize)
+    }
+
+    fn floor_at(&self, p: (f64, f64)) -> Option<f64> {
+        let c = ((p.0 - self.origin.0) / CELL).round() as i64;
+        let r = ((p.1 - self.origin.1) / CELL).round() as i64;
+        self.floor[self.index(c, r)?].map(f64::from)
+    }
+
+    /// Whether the player can run straight from `a` to `b`: every sample
+    /// of the line in a cell it fits in, no step up too high.
+    fn straight(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+        let n = (dist(a, b) / (CELL / 2.0)).ceil().max(1.0) as usize;
+        let mut z = match self.floor_at(a) {
+            Some(z) => z,
+            None => return false,
+        };
+        for k in 1..=n {
+            let t = k as f64 / n as f64;
+            let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
+            match self.floor_at(p) {
+                Some(zp) if zp <= z + STEP => z = zp,
+                _ => return false,
+            }
+        }
+        true
+    }
+
+    /// A path of cells cut down to the corners between straight runs,
+    /// ending at `to`.
+    fn corners(&self, cells: &[usize], to: (f64, f64)) -> Vec<(f64, f64)> {
+        let pts: Vec<_> = cells.iter().map(|&i| self.centre(i)).collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i + 1 < pts.len() {
+            let mut j = i + 1;
+            while j + 1 < pts.len() && self.straight(pts[i], pts[j + 1]) {
+                j += 1;
+            }
+            out.push(pts[j]);
+            i = j;
+        }
+        out.push(to);
+        out
+    }
+}
+
+/// A* queue entry: priority (higher first), cell.
+struct Entry(f64, usize);
+impl PartialEq for Entry {
+    fn eq(&self, o: &Self) -> bool {
+        self.0 == o.0
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&o.0)
+    }
+}
+
+/// Degrees from `from` to `to`, -180..180.
+fn turn_between(from: f64, to: f64) -> f64 {
+    (to - from + 540.0).rem_euclid(360.0) - 180.0
+}
+
+/// Runs the game along the plan to the exit switch `wall`, pressing it
+/// from `goal`; the input of every tick.
+fn steer(
+    level: Level<'_>,
+    grid: &Grid,
+    wall: WallId,
+    goal: (f64, f64),
+) -> Result<Vec<Input>, String> {
+    let mut game = Game::new(level);
+    let mut inputs = Vec::new();
+    let mut path = grid.plan(xy(game.player().pos), goal).ok_or("no path")?;
+    let mut next = 0;
+    let mut leg_from = xy(game.player().pos);
+    let mut still = 0;
+    let mut stuck = 0;
+    let mut replans = 0;
+    let mut pressed = false;
+    // Ticks since the last press for a stop: a second press on a door
+    // still going up sends it back down, as in DOOM.
+    let mut since_press = usize::MAX / 2;
+    while inputs.len() < MAX_TICKS {
+        let p = game.player();
+        let pos = xy(p.pos);
+        let facing = p.angle.degrees().to_num::<f64>();
+        // The exit: face the switch and press it.
+        let at_goal = next >= path.len();
+        let target = if at_goal {
+            let w = level.wall(wall);
+            let (a, b) = (xy(w.a), xy(w.b));
+            ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
+        } else {
+            path[next]
+        };
+        let want = (target.1 - pos.1).atan2(target.0 - pos.0).to_degrees();
+        let diff = turn_between(facing, want);
+        let turn = diff.round().clamp(-10.0, 10.0) as i32;
+        let mut input = if at_goal {
+            Input::new(0, 0, turn).with_use(diff.abs() < 3.0 && !pressed)
+        } else {
+            let forward = if diff.abs() < 25.0 {
+                100
+            } else if diff.abs() < 60.0 {
+                30
+            } else {
+                0
+            };
+            Input::new(forward, 0, turn)
+        };
+        // Stopped while running: something in the way, a shut door most
+        // likely. Press use once (a press acts once: let go in between).
+        since_press += 1;
+        if !at_goal && still >= 6 && since_press > 80 {
+            input = input.with_use(true);
+            still = 0;
+            stuck += 1;
+            since_press = 0;
+        }
+        pressed = input.press_use;
+        game.tick(input);
+        inputs.push(input);
+        if game.exit().is_some() {
+            return Ok(inputs);
+        }
+        let now = xy(game.player().pos);
+        still = if input.forward > 0 && dist(now, pos) < 0.5 {
+            still + 1
+        } else {
+            0
+        };
+        if !at_goal && dist(now, path[next]) < if next + 1 == path.len() { 6.0 } else { 20.0 } {
+            leg_from = path[next];
+            next += 1;
+            stuck = 0;
+        }
+        // Carried off the path (a teleporter, a push), or stuck for good:
+        // plan again from here.
+        let off = next < path.len() && to_segment(now, leg_from, path[next]) > 64.0;
+        if off || stuck > 4 {
+            replans += 1;
+            if replans > 40 {
+                return Err(format!("stuck at {now:?} after {} ticks", inputs.len()));
+            }
+            path = grid
+                .plan(now, goal)
+                .ok_or_else(|| format!("no path from {now:?} at tick {}", inputs.len()))?;
+            next = 0;
+            leg_from = now;
+            stuck = 0;
+        }
+    }
+    Err(format!("no exit after {MAX_TICKS} ticks"))
+}
+
+/// The inputs as demo lines, equal ticks run together.
+fn write_demo(wad: &str, map: &str, inputs: &[Input]) -> String {
+    let name = std::path::Path::new(wad)
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut out = format!(
+        "# {name} {map} from the player start to its exit switch, {} ticks.\n\
+         # Made by `cargo run --release -p tools --example route_demo -- {name} {map}`;\n\
+         # played on the map as the game plays it (doors shut, lifts up).\n",
+        inputs.len()
+    );
+    let mut k = 0;
+    while k < inputs.len() {
+        let i = inputs[k];
+        let mut n = 1;
+        while k + n < inputs.len() && inputs[k + n] == i {
+            n += 1;
+        }
+        out.push_str(&format!(
+            "{n} {} {} {} {}\n",
+            i.forward,
+            i.strafe,
+            i.turn,
+            u8::from(i.press_use)
+        ));
+        k += n;
+    }
+    out
+}
