@@ -45,6 +45,10 @@ pub const MAX_LIVE_SECTORS: usize = 2048;
 /// Most movers (doors, lifts, floors) at work at once; a special that
 /// would start more starts none of the rest.
 pub const MAX_MOVERS: usize = 128;
+/// Most sectors whose light changes by itself (DOOM's flickering,
+/// strobing and glowing sector types); past it a light stays as built
+/// (Freedoom's maps have at most 72).
+pub const MAX_LIGHTS: usize = 256;
 /// Most once-only wall specials that can be spent in one level; past it a
 /// once-only special acts again.
 pub const MAX_SPENT_SPECIALS: usize = 512;

@@ -15,17 +15,19 @@
 
 pub mod door;
 pub mod lift;
+pub mod light;
 mod plane;
 pub mod teleport;
 
 use heapless::Vec as HVec;
 
-use crate::config::{MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SPENT_SPECIALS};
+use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SPENT_SPECIALS};
 use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
 use crate::world::{Level, SectorId, SectorState, WallId};
 pub use door::{Door, DoorKind, Motion};
 pub use lift::{Lift, LiftMotion};
+pub use light::{Light, LightKind, Random};
 use plane::Stage;
 pub use teleport::Destination;
 
@@ -70,6 +72,10 @@ pub struct World {
     /// Indices (into the map's wall specials) of once-only specials that
     /// have acted, sorted.
     spent: HVec<u16, MAX_SPENT_SPECIALS>,
+    /// The sectors' own lights, in sector order.
+    lights: HVec<Light, MAX_LIGHTS>,
+    /// The lights' random numbers.
+    random: Random,
 }
 
 impl World {
@@ -77,14 +83,29 @@ impl World {
     pub fn new(level: &Level<'_>) -> World {
         let level = level.as_built();
         let mut sectors = HVec::new();
+        let mut lights = HVec::new();
+        let mut random = Random::START;
         for i in 0..level.sector_count().min(MAX_LIVE_SECTORS) {
-            let _ = sectors.push(SectorState::of(&level.sector(SectorId(i as u16))));
+            let id = SectorId(i as u16);
+            let _ = sectors.push(SectorState::of(&level.sector(id)));
+            let special = level.map().sector(i).special;
+            if let Some(light) = Light::new(&level, id, special, &mut random) {
+                // Past the table's end, lights stay as the map has them.
+                let _ = lights.push(light);
+            }
         }
         World {
             sectors,
             movers: HVec::new(),
             spent: HVec::new(),
+            lights,
+            random,
         }
+    }
+
+    /// The sector lights at work, in sector order.
+    pub fn lights(&self) -> &[Light] {
+        &self.lights
     }
 
     /// Every sector's state, by sector index.
@@ -137,6 +158,15 @@ impl World {
         }
         for &s in self.spent.iter() {
             h.u32(u32::from(s));
+        }
+        // Only maps with lights hash them: a world without any hashes as
+        // it did before lights ran.
+        for l in self.lights.iter() {
+            h.u32(3 << 16 | u32::from(l.sector.0));
+            h.u32(u32::from(l.count) | u32::from(l.rising) << 8 | u32::from(l.min) << 16);
+        }
+        if !self.lights.is_empty() {
+            h.u32(self.random.0);
         }
         h.0
     }
@@ -229,6 +259,13 @@ impl World {
     /// Runs every mover once, in the order they started, moving `bodies`
     /// with the planes. Movers that are done leave the list.
     pub(crate) fn tick(&mut self, level: &Level<'_>, bodies: &mut [Body]) {
+        // Lights first: DOOM made their thinkers at the level's start,
+        // before any mover's.
+        for light in self.lights.iter_mut() {
+            if let Some(state) = self.sectors.get_mut(usize::from(light.sector.0)) {
+                light.tick(state, &mut self.random);
+            }
+        }
         let mut stage = Stage {
             map: level.as_built(),
             sectors: &mut self.sectors,
