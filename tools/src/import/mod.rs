@@ -390,6 +390,12 @@ pub fn import(
             ceiling_texture,
             // Tags outside a u16 name nothing the engine's specials can.
             tag: u16::try_from(s.tag).unwrap_or(0),
+            // The lights run in the game, as the doors do.
+            special: if opts.movers {
+                specials::sector_effect(level.specials, s.special)
+            } else {
+                0
+            },
             ..SectorRecord::default()
         });
     }

@@ -192,6 +192,34 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     Some((action, how))
 }
 
+/// What a sector special makes the sector do by itself, as the compiled
+/// map's [`engine::format::sector_special`] (0: nothing we act on): DOOM's light types
+/// (1, 2, 3, 8, 12, 13, 17; 4, strobe with damage, strobes) and its secret
+/// (9). Boom's generalised sector types (32 and up) keep DOOM's type in
+/// their low five bits, and their secret in bit 7; a light wins over a
+/// secret. Damage, the door timers (10, 14) and Hexen's sector types are
+/// not read.
+pub fn sector_effect(set: SpecialSet, special: i32) -> u16 {
+    use engine::format::sector_special::*;
+    if set != SpecialSet::Doom || special <= 0 {
+        return NONE;
+    }
+    let secret = special >= 32 && special & 128 != 0;
+    let kind = if special >= 32 { special & 31 } else { special };
+    match kind {
+        1 => FLICKER,
+        2 | 4 => STROBE_FAST,
+        3 => STROBE_SLOW,
+        8 => GLOW,
+        9 => SECRET,
+        12 => STROBE_SLOW_SYNC,
+        13 => STROBE_FAST_SYNC,
+        17 => FIRE_FLICKER,
+        _ if secret => SECRET,
+        _ => NONE,
+    }
+}
+
 /// The teleporter a line special is, as the compiled map's
 /// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's W1 and WR teleports (39,
 /// 97), to the destination in the tagged sector. The monster-only ones

@@ -40,6 +40,7 @@ struct SectorDef<'a> {
     looks: Looks,
     textures: SectorTextures<'a>,
     tag: u16,
+    special: u16,
     loops: Vec<LoopDef>,
     /// Some loop statement names this sector (even one with errors), so
     /// a missing loop is already reported.
@@ -320,6 +321,7 @@ impl<'a> Compiler<'a> {
                 looks,
                 textures,
                 tag,
+                special,
                 span: _,
             } => {
                 if let Some(&first) = self.sector_names.get(name.value) {
@@ -362,6 +364,7 @@ impl<'a> Compiler<'a> {
                     looks,
                     textures,
                     tag,
+                    special,
                     loops: Vec::new(),
                     named_by_loop: false,
                 });
@@ -879,7 +882,7 @@ impl<'a> Compiler<'a> {
                     ceiling_texture: s.textures.ceiling.map(|t| t.value.to_string()),
                     wall_texture: s.textures.wall.map(|t| t.value.to_string()),
                     tag: s.tag,
-                    special: 0,
+                    special: s.special,
                 })
                 .collect(),
             things: self.things.iter().map(|t| t.record).collect(),

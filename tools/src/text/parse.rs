@@ -93,6 +93,9 @@ pub enum Stmt<'a> {
         textures: SectorTextures<'a>,
         /// The tag door specials name it by (0: none).
         tag: u16,
+        /// What it does by itself (`effect KIND`: a
+        /// [`engine::format::sector_special`]; 0: nothing).
+        special: u16,
         /// The whole statement.
         span: Span,
     },
@@ -239,8 +242,9 @@ pub const KEYWORDS: [&str; 14] = [
 ];
 
 /// The sector options.
-pub const SECTOR_KEYS: [&str; 10] = [
+pub const SECTOR_KEYS: [&str; 11] = [
     "tag",
+    "effect",
     "floor",
     "ceiling",
     "light",
@@ -634,6 +638,7 @@ impl<'a> Parser<'_, 'a> {
         let mut looks = default_looks(self.palette);
         let mut textures = SectorTextures::default();
         let mut tag = 0;
+        let mut special = 0;
         let mut seen: Vec<&str> = Vec::new();
         while self.pos < self.tokens.len() {
             let key = &self.tokens[self.pos];
@@ -654,6 +659,7 @@ impl<'a> Parser<'_, 'a> {
             seen.push(k);
             match k {
                 "tag" => tag = self.tag()?,
+                "effect" => special = self.effect()?,
                 "floor" => floor = Some(self.number("floor height")?),
                 "ceiling" => ceiling = Some(self.number("ceiling height")?),
                 "light" => looks.light = self.byte("light level")?,
@@ -682,8 +688,33 @@ impl<'a> Parser<'_, 'a> {
             looks,
             textures,
             tag,
+            special,
             span,
         })
+    }
+
+    /// A sector's `effect`: what its light does by itself, by the names
+    /// of DOOM's sector types.
+    fn effect(&mut self) -> Result<u16, ParseError> {
+        use engine::format::sector_special::*;
+        const EFFECTS: [(&str, u16); 7] = [
+            ("flicker", FLICKER),
+            ("strobe", STROBE_FAST),
+            ("strobe_slow", STROBE_SLOW),
+            ("strobe_sync", STROBE_FAST_SYNC),
+            ("strobe_slow_sync", STROBE_SLOW_SYNC),
+            ("glow", GLOW),
+            ("fire", FIRE_FLICKER),
+        ];
+        let names = || EFFECTS.map(|e| format!("`{}`", e.0)).join(", ");
+        let t = self.next("an effect")?;
+        match EFFECTS.iter().find(|e| e.0 == t.text) {
+            Some(&(_, special)) => Ok(special),
+            None => Err(
+                error(t.span, format!("unknown sector effect `{}`", shown(t.text)))
+                    .help(format!("the effects are: {}", names())),
+            ),
+        }
     }
 
     /// A tag: 1 to 65535.
