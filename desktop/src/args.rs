@@ -50,7 +50,10 @@ SETTINGS:
 OPTIONS:
     --map FILE          play FILE: map source text, a compiled map, or a WAD
     --warp MAP          the map to play in a WAD: E1M1, MAP01, or a number
-                        N for MAPnn (default: the WAD's first map)
+                        N for MAPnn (default: the WAD's first map). In
+                        a window an exit goes on to the WAD's next map,
+                        as DOOM's do (E1M1 to E1M2, a secret exit to
+                        E1M9 or MAP31); headless, the run stops there
     --open              play a WAD's map with its doors open and lifts
                         lowered for good, as a walk-through (default: as
                         the game plays it, doors shut and lifts up, moved

@@ -68,6 +68,8 @@ pub struct MapFile {
     /// Where it came from, as the command line said it (a demo's header
     /// names the map with it).
     pub name: String,
+    /// The maps of the WAD it came from, in order; empty for a single map.
+    pub maps: Vec<String>,
 }
 
 /// Compiles the built-in level, or reads (and if need be compiles) the map

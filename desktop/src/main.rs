@@ -189,7 +189,43 @@ fn run(args: &Args) -> Result<(), String> {
             }),
             title: map.title.clone(),
         };
-        let last = window::run(args, &setup, session).map_err(error)?;
+        let mut screen = window::Screen::open(args, &setup).map_err(error)?;
+        let mut session = session;
+        let next = |maps: &[String], title: &str| {
+            let (maps, title) = (maps.to_vec(), title.to_owned());
+            move |exit| maps::next_map(&title, exit, &maps)
+        };
+        let mut end = screen
+            .play(args, &map.title, &mut session, &next(&map.maps, &map.title))
+            .map_err(error)?;
+        let mut last = session.finish().map_err(error)?;
+        // An exit goes on to the WAD's next map, in the same window; the
+        // demo, key script, trace and recording were the first map's.
+        while let window::End::Next(name) = end {
+            let (map, notes) = maps::load(
+                args.map.as_deref(),
+                Some(&name),
+                args.iwad.as_deref(),
+                !args.open,
+                &mut std::io::stderr(),
+            )
+            .map_err(error)?;
+            for w in &notes {
+                eprintln!("{}", w.trim_end());
+            }
+            let level = Level::load(&map.bytes)
+                .map_err(|e| error(format!("the map `{}` does not load: {e}", map.title)))?;
+            let setup = Setup {
+                bindings: config.bindings.clone(),
+                always_run: config.always_run,
+                ..Setup::default()
+            };
+            let mut session = Session::new(Game::new(level), setup).divided_by(division);
+            end = screen
+                .play(args, &map.title, &mut session, &next(&map.maps, &map.title))
+                .map_err(error)?;
+            last = session.finish().map_err(error)?;
+        }
         // A traced window session ends like a headless one, so the two can
         // be compared; an untraced one just ends.
         if args.trace.is_some() {

@@ -57,6 +57,8 @@ pub enum Notice {
     Screenshot,
     /// The mouse-look key was pressed.
     MouseLook,
+    /// The last step ended the level.
+    Exit(engine::game::Exit),
 }
 
 /// How a session starts.
@@ -234,7 +236,11 @@ impl<'a> Session<'a> {
             self.inspector.tick(&level, input, rise);
         } else {
             let input = self.next_demo_input().unwrap_or(input);
+            let running = self.game.exit().is_none();
             self.game.tick(input);
+            if let Some(exit) = self.game.exit().filter(|_| running) {
+                self.notices.push(Notice::Exit(exit));
+            }
             if let Some(t) = self.trace.as_mut() {
                 t.record(&self.game.player())?;
             }

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use std::time::{Duration, Instant, SystemTime};
 
 use engine::config::TICKS_PER_SECOND;
-use engine::game::PlayerState;
+use engine::game::Exit;
 use minifb::{InputCallback, Key, MouseMode, Scale, ScaleMode, Window, WindowOptions};
 
 use crate::args::{Args, DEFAULT_SCALE, MAX_SCALE};
@@ -229,159 +229,250 @@ pub struct WindowSetup<'c> {
     pub title: String,
 }
 
-/// Opens a window and plays `session` until the window is closed, the
-/// quit key is pressed, the key script quits or `--frames` frames have
-/// been shown. Returns the player's final state.
-pub fn run(
-    args: &Args,
-    setup: &WindowSetup<'_>,
-    mut session: Session<'_>,
-) -> Result<PlayerState, String> {
-    check_display()?;
-    let config = setup.config;
-    let (width, height) = (args.width, args.height);
-    let aspect = args.aspect || config.video.aspect;
-    let x11 = X11::connect();
-    let shown_h = display::display_height(height, aspect);
-    let scale = args
-        .scale
-        .or((config.video.scale > 0).then_some(config.video.scale))
-        .or_else(|| {
-            x11.as_ref()
-                .map(|x| display::fit_scale(width, shown_h, x.screen_size(), MAX_SCALE))
+/// How long an ended level stays on screen before the next one loads.
+const EXIT_PAUSE: Duration = Duration::from_millis(1500);
+
+/// Why [`Screen::play`] returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The window was closed, the quit key pressed, the key script quit
+    /// or `--frames` frames were shown.
+    Quit,
+    /// The level ended by an exit that goes on to this map.
+    Next(String),
+}
+
+/// The open window and everything that lasts from one level to the next:
+/// the input devices, the buffers, the clock, the message line.
+pub struct Screen {
+    window: Window,
+    mouse: Mouse,
+    presses: Presses,
+    pads: Option<Gamepads>,
+    bindings: Bindings,
+    pixels: Vec<u32>,
+    shown_pixels: Vec<u32>,
+    clock: TickClock,
+    last: Instant,
+    readout: Readout,
+    message: Option<(String, Instant)>,
+    shown: u64,
+    shown_h: usize,
+    screenshot_dir: Option<PathBuf>,
+}
+
+impl Screen {
+    /// Opens the window as `args` and `setup` say.
+    pub fn open(args: &Args, setup: &WindowSetup<'_>) -> Result<Screen, String> {
+        check_display()?;
+        let config = setup.config;
+        let (width, height) = (args.width, args.height);
+        let aspect = args.aspect || config.video.aspect;
+        let x11 = X11::connect();
+        let shown_h = display::display_height(height, aspect);
+        let scale = args
+            .scale
+            .or((config.video.scale > 0).then_some(config.video.scale))
+            .or_else(|| {
+                x11.as_ref()
+                    .map(|x| display::fit_scale(width, shown_h, x.screen_size(), MAX_SCALE))
+            })
+            .unwrap_or(DEFAULT_SCALE);
+        // The frontend scales the picture itself; minifb only centres it.
+        let options = WindowOptions {
+            scale: Scale::X1,
+            scale_mode: ScaleMode::Center,
+            resize: true,
+            ..WindowOptions::default()
+        };
+        let mut window = Window::new(&setup.title, width * scale, shown_h * scale, options)
+            .map_err(|e| no_display(&e.to_string()))?;
+        // 0: no cap.
+        window.set_target_fps(args.fps_cap.unwrap_or(config.video.fps_cap) as usize);
+
+        let window_id = window.get_window_handle() as usize as u32;
+        let mouse = Mouse {
+            on: args.mouse || config.mouse.enabled,
+            sensitivity: i64::from(config.mouse.sensitivity),
+            x11: x11
+                .filter(|x| x.is_window(window_id))
+                .map(|x| (x, window_id)),
+            last: None,
+            warped_to: None,
+        };
+        window.set_cursor_visibility(!mouse.on);
+        let presses = Presses::default();
+        window.set_input_callback(Box::new(presses.clone()));
+        let pads = match Gamepads::open(&config.gamepad) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("note: {e}; playing without a gamepad");
+                None
+            }
+        };
+        let last = Instant::now();
+        Ok(Screen {
+            window,
+            mouse,
+            presses,
+            pads,
+            bindings: config.bindings.clone(),
+            pixels: vec![0u32; width * height],
+            shown_pixels: Vec::new(),
+            clock: TickClock::default(),
+            last,
+            readout: Readout::new(last),
+            message: None,
+            shown: 0,
+            shown_h,
+            screenshot_dir: setup.screenshot_dir.clone(),
         })
-        .unwrap_or(DEFAULT_SCALE);
-    // The frontend scales the picture itself; minifb only centres it.
-    let options = WindowOptions {
-        scale: Scale::X1,
-        scale_mode: ScaleMode::Center,
-        resize: true,
-        ..WindowOptions::default()
-    };
-    let mut window = Window::new(&setup.title, width * scale, shown_h * scale, options)
-        .map_err(|e| no_display(&e.to_string()))?;
-    // 0: no cap.
-    window.set_target_fps(args.fps_cap.unwrap_or(config.video.fps_cap) as usize);
+    }
 
-    let window_id = window.get_window_handle() as usize as u32;
-    let mut mouse = Mouse {
-        on: args.mouse || config.mouse.enabled,
-        sensitivity: i64::from(config.mouse.sensitivity),
-        x11: x11
-            .filter(|x| x.is_window(window_id))
-            .map(|x| (x, window_id)),
-        last: None,
-        warped_to: None,
-    };
-    window.set_cursor_visibility(!mouse.on);
-    let presses = Presses::default();
-    window.set_input_callback(Box::new(presses.clone()));
-    let mut pads = match Gamepads::open(&config.gamepad) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("note: {e}; playing without a gamepad");
-            None
-        }
-    };
+    /// Plays `session` (its map called `title`) until the window is
+    /// closed, the quit key is pressed, the key script quits or `--frames`
+    /// frames have been shown ([`End::Quit`], after writing
+    /// `--screenshot`), or until its level ends by an exit that `next`
+    /// names a map for, shown for a moment first ([`End::Next`]). An
+    /// exit with nowhere to go leaves the level standing still, said on
+    /// the message line.
+    pub fn play(
+        &mut self,
+        args: &Args,
+        title: &str,
+        session: &mut Session<'_>,
+        next: &dyn Fn(Exit) -> Option<String>,
+    ) -> Result<End, String> {
+        let (width, height) = (args.width, args.height);
+        let shades = crate::shades_for(&session.game().level());
+        let mut ended: Option<(Option<String>, Instant)> = None;
+        self.window.set_title(title);
+        // Loading this level is not time the game should catch up on.
+        self.last = Instant::now();
 
-    let bindings = config.bindings.clone();
-    let shades = crate::shades_for(&session.game().level());
-    let mut pixels = vec![0u32; width * height];
-    let mut shown_pixels: Vec<u32> = Vec::new();
-    let mut clock = TickClock::default();
-    let mut last = Instant::now();
-    let mut readout = Readout::new(last);
-    let mut message: Option<(String, Instant)> = None;
-    let mut shown: u64 = 0;
+        while self.window.is_open() && !session.quit() {
+            if args.frames.is_some_and(|n| self.shown >= n) {
+                break;
+            }
+            let now = Instant::now();
+            if let Some((Some(name), since)) = &ended {
+                if now.duration_since(*since) >= EXIT_PAUSE {
+                    return Ok(End::Next(name.clone()));
+                }
+            }
+            let due = self.clock.advance(now.duration_since(self.last));
+            self.last = now;
 
-    while window.is_open() && !session.quit() {
-        if args.frames.is_some_and(|n| shown >= n) {
-            break;
-        }
-        let now = Instant::now();
-        let due = clock.advance(now.duration_since(last));
-        last = now;
-
-        // One-press actions happen now; held ones serve every tick due.
-        let pad = pads.as_mut().map(Gamepads::poll).unwrap_or_default();
-        let PadInput {
-            held: pad_held,
-            analog,
-            pressed: pad_pressed,
-        } = pad;
-        for key in presses.take() {
-            for action in bindings.actions(key).filter(|a| a.is_toggle()) {
+            // One-press actions happen now; held ones serve every tick due.
+            let pad = self.pads.as_mut().map(Gamepads::poll).unwrap_or_default();
+            let PadInput {
+                held: pad_held,
+                analog,
+                pressed: pad_pressed,
+            } = pad;
+            for key in self.presses.take() {
+                for action in self.bindings.actions(key).filter(|a| a.is_toggle()) {
+                    session.press(action);
+                }
+            }
+            for action in pad_pressed {
                 session.press(action);
             }
-        }
-        for action in pad_pressed {
-            session.press(action);
-        }
-        session.add_turn_hundredths(-mouse.moved(&window) * mouse.sensitivity);
-        let live = Live {
-            held: held_actions(&window, &bindings),
-            pad: pad_held,
-            analog,
-        };
-        let mut screenshot = false;
-        for _ in 0..due {
-            session.step(&live)?;
+            session.add_turn_hundredths(-self.mouse.moved(&self.window) * self.mouse.sensitivity);
+            let live = Live {
+                held: held_actions(&self.window, &self.bindings),
+                pad: pad_held,
+                analog,
+            };
+            let mut screenshot = false;
+            for _ in 0..due {
+                session.step(&live)?;
+                if session.quit() {
+                    break;
+                }
+            }
+            for notice in session.notices() {
+                match notice {
+                    Notice::Message(text) => self.message = Some((text, now)),
+                    Notice::Where { full, short } => {
+                        eprintln!("{full}");
+                        self.message = Some((short, now));
+                    }
+                    Notice::Screenshot => screenshot = true,
+                    Notice::MouseLook => {
+                        self.mouse.on = !self.mouse.on;
+                        self.window.set_cursor_visibility(!self.mouse.on);
+                        let state = if self.mouse.on { "ON" } else { "OFF" };
+                        self.message = Some((format!("MOUSE TURNING {state}"), now));
+                    }
+                    Notice::Exit(exit) => {
+                        let to = next(exit);
+                        let what = match exit {
+                            Exit::Normal => "LEVEL COMPLETE",
+                            Exit::Secret => "SECRET EXIT",
+                        };
+                        let text = match &to {
+                            Some(name) => format!("{what}: ON TO {name}"),
+                            None => format!("{what}: THE END"),
+                        };
+                        eprintln!("{title}: {}", text.to_lowercase());
+                        self.message = Some((text, now));
+                        ended = Some((to, now));
+                    }
+                }
+            }
             if session.quit() {
                 break;
             }
-        }
-        for notice in session.notices() {
-            match notice {
-                Notice::Message(text) => message = Some((text, now)),
-                Notice::Where { full, short } => {
-                    eprintln!("{full}");
-                    message = Some((short, now));
-                }
-                Notice::Screenshot => screenshot = true,
-                Notice::MouseLook => {
-                    mouse.on = !mouse.on;
-                    window.set_cursor_visibility(!mouse.on);
-                    let state = if mouse.on { "ON" } else { "OFF" };
-                    message = Some((format!("MOUSE TURNING {state}"), now));
-                }
+
+            let (_, render_time) = session.draw(&shades, &mut self.pixels, width, height)?;
+            if screenshot {
+                let text = shoot(self.screenshot_dir.as_deref(), &self.pixels, width, height);
+                self.message = Some((text, now));
             }
-        }
-        if session.quit() {
-            break;
+            self.show(title, render_time, width, height, now)?;
         }
 
-        let (_, render_time) = session.draw(&shades, &mut pixels, width, height)?;
-        if screenshot {
-            let text = shoot(setup.screenshot_dir.as_deref(), &pixels, width, height);
-            message = Some((text, now));
+        self.window.set_cursor_visibility(true);
+        if let Some(path) = &args.screenshot {
+            // Drawn again so the picture has no readout on it.
+            session.draw(&shades, &mut self.pixels, width, height)?;
+            write_png(path, &self.pixels, width, height)?;
         }
-        if readout.frame(Instant::now(), render_time, &setup.title) {
-            window.set_title(&readout.title);
+        Ok(End::Quit)
+    }
+
+    /// Puts the frame in `pixels` on screen with the readout and the
+    /// message line.
+    fn show(
+        &mut self,
+        title: &str,
+        render_time: Duration,
+        width: usize,
+        height: usize,
+        now: Instant,
+    ) -> Result<(), String> {
+        let pixels = &mut self.pixels;
+        if self.readout.frame(Instant::now(), render_time, title) {
+            self.window.set_title(&self.readout.title);
         }
-        if !readout.text.is_empty() {
-            draw_label(&mut pixels, width, height, 1, 1, &readout.text);
+        if !self.readout.text.is_empty() {
+            draw_label(pixels, width, height, 1, 1, &self.readout.text);
         }
-        if let Some((text, since)) = &message {
+        if let Some((text, since)) = &self.message {
             if now.duration_since(*since) < MESSAGE_TIME {
                 let y = height.saturating_sub(GLYPH_HEIGHT + 3);
-                draw_label(&mut pixels, width, height, 1, y, text);
+                draw_label(pixels, width, height, 1, y, text);
             }
         }
-        let (out_w, out_h) = display::fit_in_window(width, shown_h, window.get_size());
-        display::scale_into(&pixels, width, height, &mut shown_pixels, out_w, out_h);
-        window
-            .update_with_buffer(&shown_pixels, out_w, out_h)
+        let (out_w, out_h) = display::fit_in_window(width, self.shown_h, self.window.get_size());
+        display::scale_into(pixels, width, height, &mut self.shown_pixels, out_w, out_h);
+        self.window
+            .update_with_buffer(&self.shown_pixels, out_w, out_h)
             .map_err(|e| format!("cannot update the window: {e}"))?;
-        shown += 1;
+        self.shown += 1;
+        Ok(())
     }
-
-    window.set_cursor_visibility(true);
-    if let Some(path) = &args.screenshot {
-        // Drawn again so the picture has no readout on it.
-        session.draw(&shades, &mut pixels, width, height)?;
-        write_png(path, &pixels, width, height)?;
-    }
-    session.finish()
 }
 
 /// Writes a screenshot into `dir`, named by date and time; returns the

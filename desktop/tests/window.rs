@@ -226,3 +226,68 @@ fn real_key_presses_and_the_mouse_drive_the_window() {
     assert_eq!(shots.len(), 1, "{shots:?}\n{stderr}");
     assert!(stderr.contains("screenshot: "), "{stderr}");
 }
+
+#[test]
+fn an_exit_in_the_window_goes_on_to_the_wads_next_map() {
+    if !available("xvfb-run") {
+        return;
+    }
+    let dir = std::env::var_os("FREEDOOM_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| "/usr/share/games/doom".into());
+    let wad = dir.join("freedoom1.wad");
+    assert!(
+        wad.is_file(),
+        "{} is missing: run scripts/setup",
+        wad.display()
+    );
+    let demo =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../demos/freedoom1-e1m1.demo");
+    let config = scratch("window", "next-map").join("desktop.cfg");
+    // The demo's 404 ticks take 11.5 s at 35 Hz, the exit shows for 1.5 s;
+    // 1,000 frames at 60 a second at most take longer.
+    let out = in_xvfb(&[
+        "--map",
+        s(&wad),
+        "--warp",
+        "E1M1",
+        "--demo",
+        s(&demo),
+        "--frames",
+        "1000",
+        "--fps-cap",
+        "60",
+        "--trace",
+        s(&config.with_file_name("trace.jsonl")),
+        "--config",
+        s(&config),
+        "--width",
+        "160",
+        "--height",
+        "100",
+    ]);
+    let (stdout, stderr) = check(&out);
+    assert!(
+        stderr.contains("E1M1: level complete: on to e1m2"),
+        "{stderr}"
+    );
+    // The run ended on E1M2, the player standing at its start.
+    let last = stdout.lines().last().unwrap_or_default();
+    let start = Command::new(BIN)
+        .args([
+            "--headless",
+            "--map",
+            s(&wad),
+            "--warp",
+            "E1M2",
+            "--frames",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let start = String::from_utf8_lossy(&start.stdout).into_owned();
+    let start = start.lines().last().unwrap_or_default();
+    assert_eq!(field(last, "x"), field(start, "x"), "{last} / {start}");
+    assert_eq!(field(last, "y"), field(start, "y"), "{last} / {start}");
+    assert!(!last.contains("exit"), "{last}");
+}
