@@ -71,8 +71,9 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-/// The movers a random level may have: DOOM's doors and lifts.
-const MOVERS: [u8; 9] = [
+/// The movers a random level may have: DOOM's doors, lifts and floors
+/// (new ones go at the end: the kept regression seeds index this).
+const MOVERS: [u8; 15] = [
     wall_action::DOOR_RAISE,
     wall_action::DOOR_OPEN,
     wall_action::DOOR_CLOSE,
@@ -82,6 +83,12 @@ const MOVERS: [u8; 9] = [
     wall_action::LIFT,
     wall_action::LIFT_FAST,
     wall_action::LIFT,
+    wall_action::FLOOR_RAISE,
+    wall_action::FLOOR_RAISE_CRUSH,
+    wall_action::FLOOR_RAISE_24,
+    wall_action::FLOOR_RAISE_TO_NEXT_FAST,
+    wall_action::FLOOR_LOWER,
+    wall_action::FLOOR_LOWER_FAST,
 ];
 
 #[derive(Debug, Clone)]

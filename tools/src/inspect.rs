@@ -305,7 +305,10 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 act::LIFT => json!("lift"),
                 act::LIFT_FAST => json!("lift_fast"),
                 act::TELEPORT => json!("teleport"),
-                a => json!(a),
+                a => match crate::text::floor_kind_name(a) {
+                    Some(kind) => json!(format!("floor_{kind}")),
+                    None => json!(a),
+                },
             };
             let on_use = s.trigger & engine::format::trigger::USE != 0;
             json!({

@@ -30,7 +30,8 @@ USAGE:
         N (1-5, default 3, \"Hurt me plenty\"). Doors are compiled open and
         lifts lowered; with --movers, DOOM's doors and lifts (manual, walk
         and switch ones; not yet locked ones) stay as the map has them, and
-        the game opens and lowers them; its teleporters (W1 39, WR 97) send
+        the game opens and lowers them; its floor specials move floors,
+        its light sectors flicker, and its teleporters (W1 39, WR 97) send
         the player on.
     tools compile LEVEL.udmf [--iwad IWAD] -o OUT
         Compile a standalone UDMF text map (TEXTMAP), with the textures of

@@ -189,7 +189,7 @@ fn lifts_of(wad: &'static str, map: &str) -> Vec<Lift> {
     let mut out = Vec::new();
     for k in 0..m.wall_special_count() {
         let s = m.wall_special_at(k);
-        if !wall_action::is_mover(s.action) || wall_action::is_door(s.action) {
+        if !wall_action::is_lift(s.action) {
             continue;
         }
         let sectors = lift_sectors(&level, &s);

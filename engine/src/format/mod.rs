@@ -460,6 +460,29 @@ pub mod wall_action {
     /// stands still for 18 ticks (DOOM's `EV_Teleport`). Walked over,
     /// only from the wall's front.
     pub const TELEPORT: u8 = 12;
+    /// A floor goes down to the highest neighbouring floor, 1 unit a tick
+    /// (DOOM's `lowerFloor`).
+    pub const FLOOR_LOWER: u8 = 13;
+    /// A floor goes down to the lowest neighbouring floor (`lowerFloorToLowest`).
+    pub const FLOOR_LOWER_TO_LOWEST: u8 = 14;
+    /// A floor goes down to 8 above the highest neighbouring floor, 4
+    /// units a tick (`turboLower`).
+    pub const FLOOR_LOWER_FAST: u8 = 15;
+    /// A floor goes up to the lowest neighbouring ceiling (`raiseFloor`).
+    pub const FLOOR_RAISE: u8 = 16;
+    /// A floor goes up to the next higher neighbouring floor
+    /// (`raiseFloorToNearest`).
+    pub const FLOOR_RAISE_TO_NEXT: u8 = 17;
+    /// [`FLOOR_RAISE_TO_NEXT`] at 4 units a tick (`raiseFloorTurbo`).
+    pub const FLOOR_RAISE_TO_NEXT_FAST: u8 = 18;
+    /// A floor goes up 24 units (`raiseFloor24`).
+    pub const FLOOR_RAISE_24: u8 = 19;
+    /// A floor goes up 512 units (`raiseFloor512`).
+    pub const FLOOR_RAISE_512: u8 = 20;
+    /// A floor goes up to 8 below the lowest neighbouring ceiling
+    /// (`raiseFloorCrush`); with no health in the engine, a body in the
+    /// way stops it there.
+    pub const FLOOR_RAISE_CRUSH: u8 = 21;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -470,9 +493,19 @@ pub mod wall_action {
         matches!(a & !BACK_SECTOR, DOOR_RAISE..=DOOR_FAST_CLOSE)
     }
 
-    /// Whether `a` moves a sector: a door or a lift.
+    /// Whether `a` is a floor action (with or without [`BACK_SECTOR`]).
+    pub const fn is_floor(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, FLOOR_LOWER..=FLOOR_RAISE_CRUSH)
+    }
+
+    /// Whether `a` is a lift action (with or without [`BACK_SECTOR`]).
+    pub const fn is_lift(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, LIFT | LIFT_FAST)
+    }
+
+    /// Whether `a` moves a sector: a door, a lift or a floor.
     pub const fn is_mover(a: u8) -> bool {
-        is_door(a) || matches!(a & !BACK_SECTOR, LIFT | LIFT_FAST)
+        is_door(a) || is_floor(a) || is_lift(a)
     }
 
     /// Whether `a` is an action this engine knows.

@@ -1,5 +1,6 @@
 //! What the level does as the game plays: the sectors' changing state and
-//! the movers that change it (DOOM's thinkers: doors and lifts), set off
+//! the movers that change it (DOOM's thinkers: doors, lifts, floors, and
+//! the sectors' own lights), set off
 //! by wall specials, and where teleporters lead.
 //!
 //! [`World`] holds a [`SectorState`] for each sector (up to
@@ -14,6 +15,7 @@
 //! give the same world, bit for bit ([`World::hash`]).
 
 pub mod door;
+pub mod floor;
 pub mod lift;
 pub mod light;
 mod plane;
@@ -26,6 +28,7 @@ use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
 use crate::world::{Level, SectorId, SectorState, WallId};
 pub use door::{Door, DoorKind, Motion};
+pub use floor::Floor;
 pub use lift::{Lift, LiftMotion};
 pub use light::{Light, LightKind, Random};
 use plane::Stage;
@@ -38,6 +41,8 @@ pub enum Mover {
     Door(Door),
     /// A lift.
     Lift(Lift),
+    /// A floor.
+    Floor(Floor),
 }
 
 impl Mover {
@@ -46,6 +51,7 @@ impl Mover {
         match self {
             Mover::Door(d) => d.sector,
             Mover::Lift(l) => l.sector,
+            Mover::Floor(f) => f.sector,
         }
     }
 }
@@ -154,6 +160,12 @@ impl World {
                     h.i32(l.high.to_bits());
                     h.i32(l.speed.to_bits());
                 }
+                Mover::Floor(f) => {
+                    h.u32(4 << 16 | u32::from(f.sector.0));
+                    h.i32(f.dest.to_bits());
+                    h.i32(f.speed.to_bits());
+                    h.u32(u32::from(f.up));
+                }
             }
         }
         for &s in self.spent.iter() {
@@ -244,6 +256,8 @@ impl World {
         let live = map.with_state(&self.sectors);
         let mover = if wall_action::is_door(action) {
             Door::new(&live, sector, action).map(Mover::Door)
+        } else if wall_action::is_floor(action) {
+            Floor::new(&live, sector, action).map(Mover::Floor)
         } else {
             Lift::new(&live, sector, action).map(Mover::Lift)
         };
@@ -274,6 +288,7 @@ impl World {
         self.movers.retain_mut(|m| match m {
             Mover::Door(d) => d.tick(&mut stage),
             Mover::Lift(l) => l.tick(&mut stage),
+            Mover::Floor(f) => f.tick(&mut stage),
         });
     }
 }

@@ -136,12 +136,14 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     }
 }
 
-/// The door or lift a line special is, as the compiled map's
+/// The door, lift or floor a line special is, as the compiled map's
 /// `(`[`wall_action`]`, `[`trigger`]`)`, in DOOM numbering: the manual
 /// doors (DR 1 and 117, D1 31 and 118: the sector behind the line) and
-/// the tagged doors and lifts set off by walking (W1, WR) or a switch
-/// (S1, SR). Locked doors (they need keys), the gun-triggered ones and
-/// Boom's generalised and Hexen's specials are not read yet.
+/// the tagged doors, lifts and floors set off by walking (W1, WR) or a
+/// switch (S1, SR). Locked doors (they need keys), the gun-triggered ones,
+/// the floors and platforms that change texture (37, 59, 84, 14, 15, 20,
+/// 22, 66-68, 95), the donut (9), ceilings, crushers, stairs and Boom's
+/// generalised and Hexen's specials are not read yet.
 pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
     if set != SpecialSet::Doom {
@@ -187,6 +189,39 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         120 => (LIFT_FAST, trigger::WALK | again),
         122 => (LIFT_FAST, trigger::USE | once),
         123 => (LIFT_FAST, trigger::USE | again),
+        // Floors (p_floor.c), walked over once and again, switched once
+        // and again.
+        19 => (FLOOR_LOWER, trigger::WALK | once),
+        83 => (FLOOR_LOWER, trigger::WALK | again),
+        102 => (FLOOR_LOWER, trigger::USE | once),
+        45 => (FLOOR_LOWER, trigger::USE | again),
+        38 => (FLOOR_LOWER_TO_LOWEST, trigger::WALK | once),
+        82 => (FLOOR_LOWER_TO_LOWEST, trigger::WALK | again),
+        23 => (FLOOR_LOWER_TO_LOWEST, trigger::USE | once),
+        60 => (FLOOR_LOWER_TO_LOWEST, trigger::USE | again),
+        36 => (FLOOR_LOWER_FAST, trigger::WALK | once),
+        98 => (FLOOR_LOWER_FAST, trigger::WALK | again),
+        71 => (FLOOR_LOWER_FAST, trigger::USE | once),
+        70 => (FLOOR_LOWER_FAST, trigger::USE | again),
+        5 => (FLOOR_RAISE, trigger::WALK | once),
+        91 => (FLOOR_RAISE, trigger::WALK | again),
+        101 => (FLOOR_RAISE, trigger::USE | once),
+        64 => (FLOOR_RAISE, trigger::USE | again),
+        119 => (FLOOR_RAISE_TO_NEXT, trigger::WALK | once),
+        128 => (FLOOR_RAISE_TO_NEXT, trigger::WALK | again),
+        18 => (FLOOR_RAISE_TO_NEXT, trigger::USE | once),
+        69 => (FLOOR_RAISE_TO_NEXT, trigger::USE | again),
+        130 => (FLOOR_RAISE_TO_NEXT_FAST, trigger::WALK | once),
+        129 => (FLOOR_RAISE_TO_NEXT_FAST, trigger::WALK | again),
+        131 => (FLOOR_RAISE_TO_NEXT_FAST, trigger::USE | once),
+        132 => (FLOOR_RAISE_TO_NEXT_FAST, trigger::USE | again),
+        58 => (FLOOR_RAISE_24, trigger::WALK | once),
+        92 => (FLOOR_RAISE_24, trigger::WALK | again),
+        140 => (FLOOR_RAISE_512, trigger::USE | once),
+        56 => (FLOOR_RAISE_CRUSH, trigger::WALK | once),
+        94 => (FLOOR_RAISE_CRUSH, trigger::WALK | again),
+        55 => (FLOOR_RAISE_CRUSH, trigger::USE | once),
+        65 => (FLOOR_RAISE_CRUSH, trigger::USE | again),
         _ => return None,
     };
     Some((action, how))

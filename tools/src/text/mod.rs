@@ -83,6 +83,15 @@ mod parse;
 
 pub use lower::WAD_DIRS;
 
+/// The text format's name for floor action `action` (`lower`,
+/// `raise_to_next`, ...), or `None` for another action.
+pub fn floor_kind_name(action: u8) -> Option<&'static str> {
+    parse::FLOOR_KINDS
+        .iter()
+        .find(|k| k.1 == action)
+        .map(|k| k.0)
+}
+
 use crate::build::BuildOptions;
 use crate::{Diagnostics, Output};
 

@@ -224,7 +224,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 14] = [
+pub const KEYWORDS: [&str; 15] = [
     "title",
     "vertex",
     "sector",
@@ -235,10 +235,24 @@ pub const KEYWORDS: [&str; 14] = [
     "exit",
     "door",
     "lift",
+    "floor",
     "teleport",
     "destination",
     "textures",
     "texture",
+];
+
+/// The floor kinds of `floor V1 V2 KIND`, by DOOM's floor specials.
+pub const FLOOR_KINDS: [(&str, u8); 9] = [
+    ("lower", wall_action::FLOOR_LOWER),
+    ("lower_to_lowest", wall_action::FLOOR_LOWER_TO_LOWEST),
+    ("lower_fast", wall_action::FLOOR_LOWER_FAST),
+    ("raise", wall_action::FLOOR_RAISE),
+    ("raise_crush", wall_action::FLOOR_RAISE_CRUSH),
+    ("raise_to_next", wall_action::FLOOR_RAISE_TO_NEXT),
+    ("raise_to_next_fast", wall_action::FLOOR_RAISE_TO_NEXT_FAST),
+    ("raise_24", wall_action::FLOOR_RAISE_24),
+    ("raise_512", wall_action::FLOOR_RAISE_512),
 ];
 
 /// The sector options.
@@ -363,6 +377,7 @@ pub fn parse_line<'a>(
         }
         "door" | "lift" => p.door(stmt_span)?,
         "teleport" => p.teleport(stmt_span)?,
+        "floor" => p.floor(stmt_span)?,
         "textures" => {
             let file = p.file("WAD file")?;
             Stmt::Textures {
@@ -457,7 +472,8 @@ impl<'a> Parser<'_, 'a> {
             "vertex" => "vertex NAME X Y",
             "sector" => {
                 "sector NAME floor F ceiling C [light L] [floor_color COL] [ceiling_color COL] \
-                 [wall_color COL] [floor_texture T] [ceiling_texture T] [wall_texture T] [tag N]"
+                 [wall_color COL] [floor_texture T] [ceiling_texture T] [wall_texture T] [tag N] \
+                 [effect E]"
             }
             "textures" => "textures FILE.wad",
             "texture" => "texture NAME FILE.png",
@@ -467,6 +483,7 @@ impl<'a> Parser<'_, 'a> {
             "exit" => "exit V1 V2 [secret] [walk]",
             "door" => "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once]",
             "lift" => "lift V1 V2 [fast] [tag N] [walk] [once]",
+            "floor" => "floor V1 V2 KIND tag N [walk] [once]",
             "teleport" => "teleport V1 V2 tag N [once]",
             "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",
@@ -762,6 +779,60 @@ impl<'a> Parser<'_, 'a> {
                 wall: 0,
                 action: wall_action::TELEPORT,
                 trigger: trigger::WALK | if once { 0 } else { trigger::REPEAT },
+                tag,
+            },
+            span,
+        })
+    }
+
+    /// `floor V1 V2 KIND tag N [walk] [once]`: the wall moves the floors
+    /// of the sectors with tag `N` as DOOM's floor specials do
+    /// ([`FLOOR_KINDS`]); used unless `walk`, again and again unless
+    /// `once`.
+    fn floor(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+        let v1 = self.name("vertex")?;
+        let v2 = self.name("vertex")?;
+        let (mut kind, mut tag, mut walk, mut once) = (None, 0, false, false);
+        const WORDS: &str = "a floor kind, `tag`, `walk` or `once`";
+        while self.pos < self.tokens.len() {
+            let t = self.next(WORDS)?;
+            match t.text {
+                "tag" if tag == 0 => tag = self.tag()?,
+                "walk" if !walk => walk = true,
+                "once" if !once => once = true,
+                k if kind.is_none() => match FLOOR_KINDS.iter().find(|f| f.0 == k) {
+                    Some(&(_, action)) => kind = Some(action),
+                    None => {
+                        let names = FLOOR_KINDS.map(|f| format!("`{}`", f.0)).join(", ");
+                        return Err(error(t.span, format!("unknown floor kind `{}`", shown(k)))
+                            .help(format!("the kinds are: {names}")));
+                    }
+                },
+                _ => {
+                    return Err(error(
+                        t.span,
+                        format!("expected {WORDS}, found `{}`", shown(t.text)),
+                    )
+                    .help(self.usage()))
+                }
+            }
+        }
+        let Some(action) = kind else {
+            return Err(error(span, "a floor needs its kind").help(self.usage()));
+        };
+        if tag == 0 {
+            return Err(error(span, "a floor needs `tag N`")
+                .help("give the sectors it moves `tag N` and the floor the same tag"));
+        }
+        let trigger = if walk { trigger::WALK } else { trigger::USE }
+            | if once { 0 } else { trigger::REPEAT };
+        Ok(Stmt::Door {
+            v1,
+            v2,
+            special: WallSpecialRecord {
+                wall: 0,
+                action,
+                trigger,
                 tag,
             },
             span,

@@ -1,0 +1,123 @@
+//! Floors: a sector's floor going up or down to a height found when it
+//! starts, as DOOM's `p_floor.c` moves them (`EV_DoFloor`, `T_MoveFloor`).
+//!
+//! A floor rising under a body carries it up; one that would leave a body
+//! no room under its ceiling stays where it is and tries again next tick
+//! (DOOM's non-crushing floors; its crushing ones hurt, and the engine
+//! has no health, so they stop the same way).
+
+use super::plane::{neighbours, Plane, SectorBox, Stage, Step};
+use crate::format::wall_action;
+use crate::math::Fx;
+use crate::world::{Level, SectorId};
+
+/// How fast a floor moves, units a tick (DOOM's `FLOORSPEED`).
+pub const SPEED: Fx = Fx::lit("1");
+/// How fast a fast floor moves (`FLOORSPEED * 4`).
+pub const FAST_SPEED: Fx = Fx::lit("4");
+
+/// A moving floor.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Floor {
+    /// Its sector.
+    pub sector: SectorId,
+    /// Where it stops.
+    pub dest: Fx,
+    /// Units a tick.
+    pub speed: Fx,
+    /// Going up.
+    pub up: bool,
+    pub(crate) near: SectorBox,
+}
+
+/// The highest floor next to `sector`, its own left out (DOOM's
+/// `P_FindHighestFloorSurrounding`, which starts from -500).
+fn highest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
+    neighbours(level, sector)
+        .map(|s| s.floor)
+        .fold(Fx::from_num(-500), Fx::max)
+}
+
+/// The lowest floor next to `sector`, or its own if that is lower
+/// (`P_FindLowestFloorSurrounding`).
+fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
+    neighbours(level, sector)
+        .map(|s| s.floor)
+        .fold(level.sector(sector).floor, Fx::min)
+}
+
+/// The lowest ceiling next to `sector`, its own left out, or `None`
+/// (`P_FindLowestCeilingSurrounding`).
+fn lowest_ceiling_around(level: &Level<'_>, sector: SectorId) -> Option<Fx> {
+    neighbours(level, sector).map(|s| s.ceiling).reduce(Fx::min)
+}
+
+/// The lowest floor next to `sector` above `height`, or `height` if none
+/// is (`P_FindNextHighestFloor`).
+fn next_floor_above(level: &Level<'_>, sector: SectorId, height: Fx) -> Fx {
+    neighbours(level, sector)
+        .map(|s| s.floor)
+        .filter(|&f| f > height)
+        .reduce(Fx::min)
+        .unwrap_or(height)
+}
+
+impl Floor {
+    /// A floor for `action` on `sector`, of the level as it is now.
+    pub(crate) fn new(level: &Level<'_>, sector: SectorId, action: u8) -> Option<Floor> {
+        use wall_action::*;
+        let here = level.sector(sector);
+        // Up to the lowest ceiling around, never past its own.
+        let to_ceiling = || {
+            lowest_ceiling_around(level, sector)
+                .unwrap_or(here.ceiling)
+                .min(here.ceiling)
+        };
+        let (dest, speed, up) = match action & !BACK_SECTOR {
+            FLOOR_LOWER => (highest_floor_around(level, sector), SPEED, false),
+            FLOOR_LOWER_TO_LOWEST => (lowest_floor_around(level, sector), SPEED, false),
+            FLOOR_LOWER_FAST => {
+                let highest = highest_floor_around(level, sector);
+                // DOOM stops a turbo floor 8 above a lower neighbour.
+                let dest = if highest != here.floor {
+                    highest.saturating_add(Fx::from_num(8))
+                } else {
+                    highest
+                };
+                (dest, FAST_SPEED, false)
+            }
+            FLOOR_RAISE => (to_ceiling(), SPEED, true),
+            FLOOR_RAISE_CRUSH => (to_ceiling().saturating_sub(Fx::from_num(8)), SPEED, true),
+            FLOOR_RAISE_TO_NEXT => (next_floor_above(level, sector, here.floor), SPEED, true),
+            FLOOR_RAISE_TO_NEXT_FAST => (
+                next_floor_above(level, sector, here.floor),
+                FAST_SPEED,
+                true,
+            ),
+            FLOOR_RAISE_24 => (here.floor.saturating_add(Fx::from_num(24)), SPEED, true),
+            FLOOR_RAISE_512 => (here.floor.saturating_add(Fx::from_num(512)), SPEED, true),
+            _ => return None,
+        };
+        Some(Floor {
+            sector,
+            dest,
+            speed,
+            up,
+            near: SectorBox::of(level, sector),
+        })
+    }
+
+    /// One tick (DOOM's `T_MoveFloor`). False once the floor is there.
+    pub(crate) fn tick(&mut self, stage: &mut Stage<'_, '_>) -> bool {
+        let step = stage.step(
+            self.sector,
+            &self.near,
+            Plane::Floor,
+            self.speed,
+            self.dest,
+            self.up,
+        );
+        // Blocked: a body has no room; try again next tick.
+        step != Step::Arrived
+    }
+}

@@ -1,0 +1,158 @@
+//! Floors moved by specials, as DOOM's `p_floor.c` moves them: to the
+//! height their kind finds when they start, 1 unit a tick (4 for the fast
+//! ones), carrying the bodies on them, and stopping under a body that
+//! would have no room.
+
+use engine::config::player::HEIGHT;
+use engine::game::{Game, Input};
+use engine::math::{Angle, Fx, Vec2};
+use engine::world::{Level, SectorId};
+
+/// A hall (floor 0, ceiling 128) between two rooms: `mid` (x 256..384,
+/// floor F, ceiling 128, tag 1) and `far` (x 384..512, floor 32, ceiling
+/// 160). The wall between hall and mid carries `floor hm KIND tag 1`.
+fn map(kind: &str, floor: i32) -> String {
+    format!(
+        "vertex a 0 0\nvertex b 256 0\nvertex c 256 256\nvertex d 0 256\n\
+         vertex e 384 0\nvertex f 384 256\nvertex g 512 0\nvertex h 512 256\n\
+         sector hall floor 0 ceiling 128\n\
+         sector mid floor {floor} ceiling 128 tag 1\n\
+         sector far floor 32 ceiling 160\n\
+         loop hall a b c d a\nloop mid b e f c b\nloop far e g h f e\n\
+         floor b c {kind} tag 1\n\
+         player 64 128 0\n"
+    )
+}
+
+fn compiled(kind: &str, floor: i32) -> Vec<u8> {
+    tools::text::compile_source(&map(kind, floor), "floors.map")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .bytes
+}
+
+const MID: SectorId = SectorId(1);
+
+/// The middle room's floor after each tick, from the special set off
+/// until its floor stops (or `limit` ticks).
+fn floor_heights(game: &mut Game<'_>, limit: usize) -> Vec<Fx> {
+    assert!(game.set_off(0));
+    let mut out = Vec::new();
+    for _ in 0..limit {
+        game.tick(Input::IDLE);
+        out.push(game.level().sector(MID).floor);
+        if !game.world().is_busy(MID) {
+            break;
+        }
+    }
+    out
+}
+
+fn fx(v: i32) -> Fx {
+    Fx::from_num(v)
+}
+
+#[test]
+fn each_kind_stops_where_dooms_does() {
+    // (kind, start floor, where it stops, units a tick)
+    let cases = [
+        ("lower", 64, 32, 1),          // the highest floor around
+        ("lower_to_lowest", 64, 0, 1), // the lowest floor around
+        ("lower_fast", 64, 40, 4),     // 8 above the highest around
+        ("raise", -64, 128, 1),        // the lowest ceiling around
+        ("raise_crush", -64, 120, 1),  // 8 below it
+        ("raise_to_next", -64, 0, 1),  // the next floor up around
+        ("raise_to_next_fast", 8, 32, 4),
+        ("raise_24", -64, -40, 1),
+        ("raise_512", -600, -88, 1),
+    ];
+    for (kind, start, stop, speed) in cases {
+        let bytes = compiled(kind, start);
+        let mut game = Game::new(Level::load(&bytes).unwrap());
+        let heights = floor_heights(&mut game, 2000);
+        assert_eq!(heights.last(), Some(&fx(stop)), "{kind}: {heights:?}");
+        assert_eq!(
+            heights[0],
+            fx(start + speed * (stop - start).signum()),
+            "{kind}"
+        );
+        let ticks = ((stop - start).abs() + speed - 1) / speed;
+        assert_eq!(heights.len() as i32, ticks, "{kind}: {heights:?}");
+        assert!(!game.world().is_busy(MID), "{kind}: done");
+    }
+}
+
+#[test]
+fn a_rising_floor_carries_the_player_and_stops_under_its_head() {
+    let bytes = compiled("raise", -64);
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::starting_at(level, Vec2::from_int(320, 128), Angle::ZERO).unwrap();
+    assert_eq!(game.player().z, fx(-64));
+    assert!(game.set_off(0));
+    for _ in 0..300 {
+        game.tick(Input::IDLE);
+        let p = game.player();
+        let s = game.level().sector(p.sector);
+        assert_eq!(p.z, s.floor, "feet on the floor");
+        assert!(p.z + HEIGHT <= s.ceiling, "head under the ceiling");
+    }
+    // Stopped with the head at the ceiling, and still trying.
+    assert_eq!(game.level().sector(MID).floor, fx(128) - HEIGHT);
+    assert!(game.world().is_busy(MID));
+    // Step off, and it goes on to the ceiling.
+    for _ in 0..60 {
+        game.tick(Input::new(-100, 0, 0));
+    }
+    assert!(game.player().pos.x < fx(240), "{:?}", game.player());
+    for _ in 0..80 {
+        game.tick(Input::IDLE);
+    }
+    assert_eq!(game.level().sector(MID).floor, fx(128));
+    assert!(!game.world().is_busy(MID));
+}
+
+#[test]
+fn a_lowering_floor_takes_the_player_down_without_floating() {
+    let bytes = compiled("lower_to_lowest", 64);
+    let level = Level::load(&bytes).unwrap();
+    let mut game = Game::starting_at(level, Vec2::from_int(320, 128), Angle::ZERO).unwrap();
+    assert!(game.set_off(0));
+    for _ in 0..70 {
+        game.tick(Input::IDLE);
+        let p = game.player();
+        assert_eq!(p.z, game.level().sector(p.sector).floor);
+    }
+    assert_eq!(game.player().z, fx(0));
+}
+
+#[test]
+fn a_floor_at_work_is_not_started_again_and_hashes_in_the_world() {
+    let bytes = compiled("raise_24", 0);
+    let mut game = Game::new(Level::load(&bytes).unwrap());
+    let before = game.player().world;
+    assert!(game.set_off(0));
+    assert!(!game.set_off(0), "busy");
+    assert_ne!(game.player().world, before);
+    for _ in 0..30 {
+        game.tick(Input::IDLE);
+    }
+    assert!(game.set_off(0), "done, so again");
+}
+
+#[test]
+fn a_floor_without_its_kind_or_tag_is_a_compile_error() {
+    let text = map("raise", 0).replace("floor b c raise tag 1", "floor b c tag 1");
+    let e = tools::text::compile_source(&text, "f.map")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a floor needs its kind"), "{e}");
+    let text = map("raise", 0).replace("floor b c raise tag 1", "floor b c raise");
+    let e = tools::text::compile_source(&text, "f.map")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("a floor needs `tag N`"), "{e}");
+    let text = map("sideways", 0);
+    let e = tools::text::compile_source(&text, "f.map")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown floor kind `sideways`"), "{e}");
+}
