@@ -237,9 +237,14 @@ impl<'a> Session<'a> {
         } else {
             let input = self.next_demo_input().unwrap_or(input);
             let running = self.game.exit().is_none();
+            let secrets = self.game.world().secrets_found();
             self.game.tick(input);
             if let Some(exit) = self.game.exit().filter(|_| running) {
                 self.notices.push(Notice::Exit(exit));
+            }
+            if self.game.world().secrets_found() > secrets {
+                self.notices
+                    .push(Notice::Message("A SECRET IS REVEALED!".into()));
             }
             if let Some(t) = self.trace.as_mut() {
                 t.record(&self.game.player())?;
@@ -434,6 +439,32 @@ mod tests {
             demo_game.tick(i);
         }
         assert_eq!(s.game().player(), demo_game.player());
+    }
+
+    #[test]
+    fn a_secret_and_an_exit_are_noticed_once() {
+        let src = "vertex a 0 0\nvertex b 256 0\nvertex c 256 256\nvertex d 0 256\n\
+                   vertex e 512 0\nvertex f 512 256\nvertex g 768 0\nvertex h 768 256\n\
+                   sector hall floor 0 ceiling 128\n\
+                   sector nook floor 0 ceiling 128 effect secret\n\
+                   sector out floor 0 ceiling 128\n\
+                   loop hall a b c d a\nloop nook b e f c b\nloop out e g h f e\n\
+                   player 64 128 0\nexit e f walk\n";
+        let map = tools::compile_source(src, "t").unwrap();
+        let level = Level::load(&map.bytes).unwrap();
+        let mut s = session(level, "0 W down\n100 quit\n");
+        let mut notices = Vec::new();
+        while !s.quit() {
+            s.step(&Live::default()).unwrap();
+            notices.extend(s.notices());
+        }
+        assert_eq!(
+            notices,
+            [
+                Notice::Message("A SECRET IS REVEALED!".into()),
+                Notice::Exit(engine::game::Exit::Normal)
+            ]
+        );
     }
 
     #[test]

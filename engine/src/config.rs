@@ -49,6 +49,9 @@ pub const MAX_MOVERS: usize = 128;
 /// strobing and glowing sector types); past it a light stays as built
 /// (Freedoom's maps have at most 72).
 pub const MAX_LIGHTS: usize = 256;
+/// Most secret sectors counted as found in one level (past it, more are
+/// found but not counted).
+pub const MAX_SECRETS: usize = 64;
 /// Most once-only wall specials that can be spent in one level; past it a
 /// once-only special acts again.
 pub const MAX_SPENT_SPECIALS: usize = 512;

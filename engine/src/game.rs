@@ -496,6 +496,13 @@ impl<'a> Game<'a> {
                 lag_eyes(&mut self.view_height, &mut self.view_delta, rise);
             }
         }
+        if let Some(player) = self.bodies.first() {
+            let at = player.at;
+            let floor = self.level().sector(at.sector).floor;
+            if at.z == floor {
+                self.world.stand_in(&self.level, at.sector);
+            }
+        }
     }
 
     /// The player pressed use: the wall in front of it within reach, if it

@@ -23,7 +23,7 @@ pub mod teleport;
 
 use heapless::Vec as HVec;
 
-use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SPENT_SPECIALS};
+use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SECRETS, MAX_SPENT_SPECIALS};
 use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
 use crate::world::{Level, SectorId, SectorState, WallId};
@@ -82,6 +82,8 @@ pub struct World {
     lights: HVec<Light, MAX_LIGHTS>,
     /// The lights' random numbers.
     random: Random,
+    /// The secret sectors the player has found, in the order found.
+    secrets: HVec<u16, MAX_SECRETS>,
 }
 
 impl World {
@@ -106,7 +108,27 @@ impl World {
             spent: HVec::new(),
             lights,
             random,
+            secrets: HVec::new(),
         }
+    }
+
+    /// How many secret sectors the player has found.
+    pub fn secrets_found(&self) -> usize {
+        self.secrets.len()
+    }
+
+    /// The player stands on the floor of `sector`: if it is a secret not
+    /// yet found, it is now (DOOM counts it when the feet touch the
+    /// floor). True if this found one.
+    pub(crate) fn stand_in(&mut self, level: &Level<'_>, sector: SectorId) -> bool {
+        let i = usize::from(sector.0);
+        if i >= level.sector_count()
+            || level.map().sector(i).special != crate::format::sector_special::SECRET
+            || self.secrets.contains(&sector.0)
+        {
+            return false;
+        }
+        self.secrets.push(sector.0).is_ok()
     }
 
     /// The sector lights at work, in sector order.
@@ -179,6 +201,9 @@ impl World {
         }
         if !self.lights.is_empty() {
             h.u32(self.random.0);
+        }
+        for &s in self.secrets.iter() {
+            h.u32(5 << 16 | u32::from(s));
         }
         h.0
     }

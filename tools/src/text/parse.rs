@@ -714,7 +714,7 @@ impl<'a> Parser<'_, 'a> {
     /// of DOOM's sector types.
     fn effect(&mut self) -> Result<u16, ParseError> {
         use engine::format::sector_special::*;
-        const EFFECTS: [(&str, u16); 7] = [
+        const EFFECTS: [(&str, u16); 8] = [
             ("flicker", FLICKER),
             ("strobe", STROBE_FAST),
             ("strobe_slow", STROBE_SLOW),
@@ -722,6 +722,7 @@ impl<'a> Parser<'_, 'a> {
             ("strobe_slow_sync", STROBE_SLOW_SYNC),
             ("glow", GLOW),
             ("fire", FIRE_FLICKER),
+            ("secret", SECRET),
         ];
         let names = || EFFECTS.map(|e| format!("`{}`", e.0)).join(", ");
         let t = self.next("an effect")?;
