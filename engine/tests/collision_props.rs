@@ -71,9 +71,10 @@ fn case() -> impl Strategy<Value = Case> {
         )
 }
 
-/// The movers a random level may have: DOOM's doors, lifts and floors
+/// The movers a random level may have: DOOM's doors, lifts, floors,
+/// ceilings, crushers, platforms and stairs
 /// (new ones go at the end: the kept regression seeds index this).
-const MOVERS: [u8; 15] = [
+const MOVERS: [u8; 20] = [
     wall_action::DOOR_RAISE,
     wall_action::DOOR_OPEN,
     wall_action::DOOR_CLOSE,
@@ -89,6 +90,11 @@ const MOVERS: [u8; 15] = [
     wall_action::FLOOR_RAISE_TO_NEXT_FAST,
     wall_action::FLOOR_LOWER,
     wall_action::FLOOR_LOWER_FAST,
+    wall_action::CEILING_CRUSHER,
+    wall_action::CEILING_LOWER_TO_FLOOR,
+    wall_action::CEILING_RAISE_TO_HIGHEST,
+    wall_action::LIFT_PERPETUAL,
+    wall_action::STAIRS_16_FAST,
 ];
 
 #[derive(Debug, Clone)]

@@ -305,8 +305,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 act::LIFT => json!("lift"),
                 act::LIFT_FAST => json!("lift_fast"),
                 act::TELEPORT => json!("teleport"),
-                a => match crate::text::floor_kind_name(a) {
-                    Some(kind) => json!(format!("floor_{kind}")),
+                a => match crate::text::mover_action_name(a) {
+                    Some(name) => json!(name),
                     None => json!(a),
                 },
             };

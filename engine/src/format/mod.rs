@@ -483,6 +483,35 @@ pub mod wall_action {
     /// (`raiseFloorCrush`); with no health in the engine, a body in the
     /// way stops it there.
     pub const FLOOR_RAISE_CRUSH: u8 = 21;
+    /// A ceiling comes down to the floor, 1 unit a tick (DOOM's
+    /// `lowerToFloor`).
+    pub const CEILING_LOWER_TO_FLOOR: u8 = 22;
+    /// A ceiling goes up to the highest neighbouring ceiling
+    /// (`raiseToHighest`).
+    pub const CEILING_RAISE_TO_HIGHEST: u8 = 23;
+    /// A ceiling comes down to 8 above the floor (`lowerAndCrush`).
+    pub const CEILING_LOWER_AND_CRUSH: u8 = 24;
+    /// A crusher: the ceiling goes down to 8 above the floor and back up,
+    /// again and again, 1 unit a tick (`crushAndRaise`); a body in the way
+    /// stops it until the body leaves (no health in the engine).
+    pub const CEILING_CRUSHER: u8 = 25;
+    /// [`CEILING_CRUSHER`] at 2 units a tick (`fastCrushAndRaise`).
+    pub const CEILING_CRUSHER_FAST: u8 = 26;
+    /// The tagged sectors' crushers stop where they are (`ceilingCrushStop`).
+    pub const CEILING_CRUSHER_STOP: u8 = 27;
+    /// A platform goes between its lowest and highest neighbouring floors,
+    /// 1 unit a tick, waiting 105 ticks at each end, for ever
+    /// (`perpetualRaise`).
+    pub const LIFT_PERPETUAL: u8 = 28;
+    /// The tagged sectors' perpetual platforms stop where they are
+    /// (`EV_StopPlat`).
+    pub const LIFT_STOP: u8 = 29;
+    /// Stairs: the tagged sector's floor goes up 8, the next sector of the
+    /// same floor flat behind its front walls 16, and so on, a quarter
+    /// unit a tick (`build8`).
+    pub const STAIRS_8: u8 = 30;
+    /// Stairs of 16 at 4 units a tick (`turbo16`).
+    pub const STAIRS_16_FAST: u8 = 31;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -498,14 +527,40 @@ pub mod wall_action {
         matches!(a & !BACK_SECTOR, FLOOR_LOWER..=FLOOR_RAISE_CRUSH)
     }
 
-    /// Whether `a` is a lift action (with or without [`BACK_SECTOR`]).
+    /// Whether `a` is a lift action that goes down, waits and comes back
+    /// up (with or without [`BACK_SECTOR`]).
     pub const fn is_lift(a: u8) -> bool {
         matches!(a & !BACK_SECTOR, LIFT | LIFT_FAST)
     }
 
-    /// Whether `a` moves a sector: a door, a lift or a floor.
+    /// Whether `a` is a ceiling action that starts a mover.
+    pub const fn is_ceiling(a: u8) -> bool {
+        matches!(
+            a & !BACK_SECTOR,
+            CEILING_LOWER_TO_FLOOR..=CEILING_CRUSHER_FAST
+        )
+    }
+
+    /// Whether `a` stops the tagged sectors' perpetual movers.
+    pub const fn is_stop(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, CEILING_CRUSHER_STOP | LIFT_STOP)
+    }
+
+    /// Whether `a` builds stairs.
+    pub const fn is_stairs(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, STAIRS_8 | STAIRS_16_FAST)
+    }
+
+    /// Whether `a` moves sectors (or stops them): a door, a lift, a
+    /// floor, a ceiling, stairs.
     pub const fn is_mover(a: u8) -> bool {
-        is_door(a) || is_floor(a) || is_lift(a)
+        is_door(a)
+            || is_floor(a)
+            || is_lift(a)
+            || a & !BACK_SECTOR == LIFT_PERPETUAL
+            || is_ceiling(a)
+            || is_stop(a)
+            || is_stairs(a)
     }
 
     /// Whether `a` is an action this engine knows.

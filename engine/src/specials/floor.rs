@@ -15,6 +15,8 @@ use crate::world::{Level, SectorId};
 pub const SPEED: Fx = Fx::lit("1");
 /// How fast a fast floor moves (`FLOORSPEED * 4`).
 pub const FAST_SPEED: Fx = Fx::lit("4");
+/// How fast slow stairs rise (`FLOORSPEED / 4`).
+pub const STAIRS_SPEED: Fx = Fx::lit("0.25");
 
 /// A moving floor.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -105,6 +107,17 @@ impl Floor {
             up,
             near: SectorBox::of(level, sector),
         })
+    }
+
+    /// A floor rising to `dest` at `speed` (a step of stairs).
+    pub(crate) fn rising_to(level: &Level<'_>, sector: SectorId, dest: Fx, speed: Fx) -> Floor {
+        Floor {
+            sector,
+            dest,
+            speed,
+            up: true,
+            near: SectorBox::of(level, sector),
+        }
     }
 
     /// One tick (DOOM's `T_MoveFloor`). False once the floor is there.

@@ -2,6 +2,7 @@
 //! waits and comes back up, as DOOM's `p_plats.c` moves its
 //! `downWaitUpStay` platforms.
 
+use super::light::Random;
 use super::plane::{neighbours, Plane, SectorBox, Stage, Step};
 use crate::format::wall_action;
 use crate::math::Fx;
@@ -11,6 +12,8 @@ use crate::world::{Level, SectorId};
 pub const SPEED: Fx = Fx::lit("4");
 /// How fast a fast lift moves (DOOM's blazing lifts, `PLATSPEED * 8`).
 pub const FAST_SPEED: Fx = Fx::lit("8");
+/// How fast a perpetual platform moves (DOOM's `PLATSPEED`).
+pub const PERPETUAL_SPEED: Fx = Fx::lit("1");
 /// Ticks a lift waits at the bottom (DOOM's `PLATWAIT` seconds).
 pub const WAIT: u16 = 35 * 3;
 
@@ -23,6 +26,8 @@ pub enum LiftMotion {
     Waiting,
     /// Coming back up.
     Up,
+    /// A perpetual platform waiting at the top.
+    WaitingTop,
 }
 
 /// A moving lift.
@@ -40,6 +45,8 @@ pub struct Lift {
     pub speed: Fx,
     /// Ticks left to wait.
     pub countdown: u16,
+    /// A perpetual platform: down and up for ever, until stopped.
+    pub perpetual: bool,
     pub(crate) near: SectorBox,
 }
 
@@ -53,20 +60,44 @@ fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
 }
 
 impl Lift {
-    /// A lift for `action` on `sector`, of the level as it is now.
-    pub(crate) fn new(level: &Level<'_>, sector: SectorId, action: u8) -> Option<Lift> {
-        let speed = match action & !wall_action::BACK_SECTOR {
-            wall_action::LIFT => SPEED,
-            wall_action::LIFT_FAST => FAST_SPEED,
+    /// A lift for `action` on `sector`, of the level as it is now; a
+    /// perpetual platform starts up or down as `random` says (DOOM's
+    /// `P_Random() & 1`).
+    pub(crate) fn new(
+        level: &Level<'_>,
+        sector: SectorId,
+        action: u8,
+        random: &mut Random,
+    ) -> Option<Lift> {
+        let floor = level.sector(sector).floor;
+        let (speed, perpetual) = match action & !wall_action::BACK_SECTOR {
+            wall_action::LIFT => (SPEED, false),
+            wall_action::LIFT_FAST => (FAST_SPEED, false),
+            wall_action::LIFT_PERPETUAL => (PERPETUAL_SPEED, true),
             _ => return None,
+        };
+        let (high, motion) = if perpetual {
+            // Up to the highest floor around, or its own if higher.
+            let highest = neighbours(level, sector)
+                .map(|s| s.floor)
+                .fold(floor, Fx::max);
+            let motion = if random.byte() & 1 == 0 {
+                LiftMotion::Down
+            } else {
+                LiftMotion::Up
+            };
+            (highest, motion)
+        } else {
+            (floor, LiftMotion::Down)
         };
         Some(Lift {
             sector,
-            motion: LiftMotion::Down,
+            motion,
             low: lowest_floor_around(level, sector),
-            high: level.sector(sector).floor,
+            high,
             speed,
             countdown: 0,
+            perpetual,
             near: SectorBox::of(level, sector),
         })
     }
@@ -96,6 +127,13 @@ impl Lift {
                 }
                 true
             }
+            LiftMotion::WaitingTop => {
+                self.countdown = self.countdown.saturating_sub(1);
+                if self.countdown == 0 {
+                    self.motion = LiftMotion::Down;
+                }
+                true
+            }
             LiftMotion::Up => {
                 let step = stage.step(
                     self.sector,
@@ -106,6 +144,11 @@ impl Lift {
                     true,
                 );
                 match step {
+                    Step::Arrived if self.perpetual => {
+                        self.motion = LiftMotion::WaitingTop;
+                        self.countdown = WAIT;
+                        true
+                    }
                     Step::Arrived => false,
                     // No room for a body on it: back down, and wait again.
                     Step::Blocked => {

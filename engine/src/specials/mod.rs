@@ -14,6 +14,7 @@
 //! fixed-size tables, and the same specials set off in the same ticks
 //! give the same world, bit for bit ([`World::hash`]).
 
+pub mod ceiling;
 pub mod door;
 pub mod floor;
 pub mod lift;
@@ -26,7 +27,9 @@ use heapless::Vec as HVec;
 use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SECRETS, MAX_SPENT_SPECIALS};
 use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
+use crate::math::Fx;
 use crate::world::{Level, SectorId, SectorState, WallId};
+pub use ceiling::Ceiling;
 pub use door::{Door, DoorKind, Motion};
 pub use floor::Floor;
 pub use lift::{Lift, LiftMotion};
@@ -43,6 +46,8 @@ pub enum Mover {
     Lift(Lift),
     /// A floor.
     Floor(Floor),
+    /// A ceiling or crusher.
+    Ceiling(Ceiling),
 }
 
 impl Mover {
@@ -52,6 +57,17 @@ impl Mover {
             Mover::Door(d) => d.sector,
             Mover::Lift(l) => l.sector,
             Mover::Floor(f) => f.sector,
+            Mover::Ceiling(c) => c.sector,
+        }
+    }
+
+    /// Whether it goes on for ever until stopped (a crusher, a perpetual
+    /// platform).
+    pub fn is_perpetual(&self) -> bool {
+        match self {
+            Mover::Lift(l) => l.perpetual,
+            Mover::Ceiling(c) => c.crusher,
+            _ => false,
         }
     }
 }
@@ -181,6 +197,16 @@ impl World {
                     h.i32(l.low.to_bits());
                     h.i32(l.high.to_bits());
                     h.i32(l.speed.to_bits());
+                    if l.perpetual {
+                        h.u32(1);
+                    }
+                }
+                Mover::Ceiling(c) => {
+                    h.u32(6 << 16 | u32::from(c.sector.0));
+                    h.i32(c.bottom.to_bits());
+                    h.i32(c.top.to_bits());
+                    h.i32(c.speed.to_bits());
+                    h.u32(u32::from(c.down) | u32::from(c.crusher) << 1);
                 }
                 Mover::Floor(f) => {
                     h.u32(4 << 16 | u32::from(f.sector.0));
@@ -260,6 +286,12 @@ impl World {
         if special.tag == 0 {
             return Outcome::Nothing;
         }
+        if wall_action::is_stop(special.action) {
+            return self.stop(&map, special.tag, special.action);
+        }
+        if wall_action::is_stairs(special.action) {
+            return self.build_stairs(&map, special.tag, special.action);
+        }
         let mut outcome = Outcome::Nothing;
         for i in 0..map.sector_count() {
             let sector = SectorId(i as u16);
@@ -283,8 +315,10 @@ impl World {
             Door::new(&live, sector, action).map(Mover::Door)
         } else if wall_action::is_floor(action) {
             Floor::new(&live, sector, action).map(Mover::Floor)
+        } else if wall_action::is_ceiling(action) {
+            Ceiling::new(&live, sector, action).map(Mover::Ceiling)
         } else {
-            Lift::new(&live, sector, action).map(Mover::Lift)
+            Lift::new(&live, sector, action, &mut self.random).map(Mover::Lift)
         };
         let Some(mover) = mover else {
             return Outcome::Nothing;
@@ -293,6 +327,85 @@ impl World {
             Ok(()) => Outcome::Acted,
             Err(_) => Outcome::Nothing,
         }
+    }
+
+    /// Stops the perpetual movers (crushers for
+    /// [`wall_action::CEILING_CRUSHER_STOP`], platforms for
+    /// [`wall_action::LIFT_STOP`]) of the sectors with `tag`, where they
+    /// are.
+    fn stop(&mut self, map: &Level<'_>, tag: u16, action: u8) -> Outcome {
+        let before = self.movers.len();
+        let crushers = action & !wall_action::BACK_SECTOR == wall_action::CEILING_CRUSHER_STOP;
+        self.movers.retain(|m| {
+            let i = usize::from(m.sector().0);
+            let tagged = i < map.sector_count() && map.map().sector(i).tag == tag;
+            let kind = match m {
+                Mover::Ceiling(_) => crushers,
+                Mover::Lift(_) => !crushers,
+                _ => false,
+            };
+            !(tagged && kind && m.is_perpetual())
+        });
+        if self.movers.len() < before {
+            Outcome::Acted
+        } else {
+            Outcome::Nothing
+        }
+    }
+
+    /// Builds stairs from each sector with `tag` (DOOM's
+    /// `EV_BuildStairs`): its floor rises one step; then the sector
+    /// behind the first of its front walls with the same floor flat rises
+    /// two, and so on from there, each step one higher.
+    fn build_stairs(&mut self, map: &Level<'_>, tag: u16, action: u8) -> Outcome {
+        let (size, speed) = if action & !wall_action::BACK_SECTOR == wall_action::STAIRS_8 {
+            (Fx::from_num(8), floor::STAIRS_SPEED)
+        } else {
+            (Fx::from_num(16), floor::FAST_SPEED)
+        };
+        let mut outcome = Outcome::Nothing;
+        for i in 0..map.sector_count().min(self.sectors.len()) {
+            let first = SectorId(i as u16);
+            if map.map().sector(i).tag != tag || self.is_busy(first) {
+                continue;
+            }
+            let live = map.with_state(&self.sectors);
+            let flat = live.sector(first).floor_texture;
+            let mut height = live.sector(first).floor.saturating_add(size);
+            let mut step = Floor::rising_to(&live, first, height, speed);
+            let mut sector = first;
+            // Each sector of the stairs is a step: at most every sector.
+            for _ in 0..self.sectors.len() {
+                if self.movers.push(Mover::Floor(step)).is_err() {
+                    return outcome;
+                }
+                outcome = Outcome::Acted;
+                let live = map.with_state(&self.sectors);
+                let mut next = None;
+                for id in live.sector_walls(sector) {
+                    let w = live.wall(id);
+                    let Some(back) = w.back.filter(|&b| w.front == sector && b != sector) else {
+                        continue;
+                    };
+                    if live.sector(back).floor_texture != flat {
+                        continue;
+                    }
+                    // DOOM counts the step before it skips a busy sector.
+                    height = height.saturating_add(size);
+                    if self.is_busy(back) || usize::from(back.0) >= self.sectors.len() {
+                        continue;
+                    }
+                    next = Some(back);
+                    break;
+                }
+                let Some(back) = next else {
+                    break;
+                };
+                sector = back;
+                step = Floor::rising_to(&live, back, height, speed);
+            }
+        }
+        outcome
     }
 
     /// Runs every mover once, in the order they started, moving `bodies`
@@ -314,6 +427,7 @@ impl World {
             Mover::Door(d) => d.tick(&mut stage),
             Mover::Lift(l) => l.tick(&mut stage),
             Mover::Floor(f) => f.tick(&mut stage),
+            Mover::Ceiling(c) => c.tick(&mut stage),
         });
     }
 }

@@ -142,8 +142,9 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
 /// the tagged doors, lifts and floors set off by walking (W1, WR) or a
 /// switch (S1, SR). Locked doors (they need keys), the gun-triggered ones,
 /// the floors and platforms that change texture (37, 59, 84, 14, 15, 20,
-/// 22, 66-68, 95), the donut (9), ceilings, crushers, stairs and Boom's
-/// generalised and Hexen's specials are not read yet.
+/// 22, 66-68, 95), the donut (9), 40's floor half and Boom's generalised
+/// and Hexen's specials are not read yet. The ceilings, crushers,
+/// perpetual platforms and stairs are.
 pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
     if set != SpecialSet::Doom {
@@ -222,6 +223,30 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         94 => (FLOOR_RAISE_CRUSH, trigger::WALK | again),
         55 => (FLOOR_RAISE_CRUSH, trigger::USE | once),
         65 => (FLOOR_RAISE_CRUSH, trigger::USE | again),
+        // Ceilings and crushers (p_ceilng.c). 40 also lowers the floor in
+        // DOOM: only its ceiling moves here.
+        40 => (CEILING_RAISE_TO_HIGHEST, trigger::WALK | once),
+        41 => (CEILING_LOWER_TO_FLOOR, trigger::USE | once),
+        43 => (CEILING_LOWER_TO_FLOOR, trigger::USE | again),
+        44 => (CEILING_LOWER_AND_CRUSH, trigger::WALK | once),
+        72 => (CEILING_LOWER_AND_CRUSH, trigger::WALK | again),
+        25 | 141 => (CEILING_CRUSHER, trigger::WALK | once),
+        73 => (CEILING_CRUSHER, trigger::WALK | again),
+        49 => (CEILING_CRUSHER, trigger::USE | once),
+        6 => (CEILING_CRUSHER_FAST, trigger::WALK | once),
+        77 => (CEILING_CRUSHER_FAST, trigger::WALK | again),
+        57 => (CEILING_CRUSHER_STOP, trigger::WALK | once),
+        74 => (CEILING_CRUSHER_STOP, trigger::WALK | again),
+        // Perpetual platforms and their stop (p_plats.c).
+        53 => (LIFT_PERPETUAL, trigger::WALK | once),
+        87 => (LIFT_PERPETUAL, trigger::WALK | again),
+        54 => (LIFT_STOP, trigger::WALK | once),
+        89 => (LIFT_STOP, trigger::WALK | again),
+        // Stairs (EV_BuildStairs).
+        8 => (STAIRS_8, trigger::WALK | once),
+        7 => (STAIRS_8, trigger::USE | once),
+        100 => (STAIRS_16_FAST, trigger::WALK | once),
+        127 => (STAIRS_16_FAST, trigger::USE | once),
         _ => return None,
     };
     Some((action, how))

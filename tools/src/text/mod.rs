@@ -83,13 +83,26 @@ mod parse;
 
 pub use lower::WAD_DIRS;
 
-/// The text format's name for floor action `action` (`lower`,
-/// `raise_to_next`, ...), or `None` for another action.
-pub fn floor_kind_name(action: u8) -> Option<&'static str> {
-    parse::FLOOR_KINDS
-        .iter()
-        .find(|k| k.1 == action)
-        .map(|k| k.0)
+/// The name `tools dump --json` gives a floor, ceiling or stairs action:
+/// the text format's statement and kind (`floor_lower`,
+/// `ceiling_crusher`, `stairs_fast`), or `None` for another action.
+pub fn mover_action_name(action: u8) -> Option<String> {
+    let find = |kinds: &[(&'static str, u8)]| kinds.iter().find(|k| k.1 == action).map(|k| k.0);
+    if let Some(k) = find(&parse::FLOOR_KINDS) {
+        return Some(format!("floor_{k}"));
+    }
+    if let Some(k) = find(&parse::CEILING_KINDS) {
+        return Some(format!("ceiling_{k}"));
+    }
+    if let Some(k) = find(&parse::STAIRS_KINDS) {
+        return Some(format!("stairs_{k}"));
+    }
+    match action {
+        engine::format::wall_action::STAIRS_8 => Some("stairs".into()),
+        engine::format::wall_action::LIFT_PERPETUAL => Some("lift_perpetual".into()),
+        engine::format::wall_action::LIFT_STOP => Some("lift_stop".into()),
+        _ => None,
+    }
 }
 
 use crate::build::BuildOptions;

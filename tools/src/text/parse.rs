@@ -224,7 +224,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 15] = [
+pub const KEYWORDS: [&str; 17] = [
     "title",
     "vertex",
     "sector",
@@ -236,6 +236,8 @@ pub const KEYWORDS: [&str; 15] = [
     "door",
     "lift",
     "floor",
+    "ceiling",
+    "stairs",
     "teleport",
     "destination",
     "textures",
@@ -254,6 +256,19 @@ pub const FLOOR_KINDS: [(&str, u8); 9] = [
     ("raise_24", wall_action::FLOOR_RAISE_24),
     ("raise_512", wall_action::FLOOR_RAISE_512),
 ];
+
+/// The ceiling kinds of `ceiling V1 V2 KIND`, by DOOM's ceiling specials.
+pub const CEILING_KINDS: [(&str, u8); 6] = [
+    ("lower_to_floor", wall_action::CEILING_LOWER_TO_FLOOR),
+    ("raise_to_highest", wall_action::CEILING_RAISE_TO_HIGHEST),
+    ("lower_and_crush", wall_action::CEILING_LOWER_AND_CRUSH),
+    ("crusher", wall_action::CEILING_CRUSHER),
+    ("crusher_fast", wall_action::CEILING_CRUSHER_FAST),
+    ("stop", wall_action::CEILING_CRUSHER_STOP),
+];
+
+/// The kinds of `stairs V1 V2 [fast]`: 8-unit steps, slowly, or 16, fast.
+pub const STAIRS_KINDS: [(&str, u8); 1] = [("fast", wall_action::STAIRS_16_FAST)];
 
 /// The sector options.
 pub const SECTOR_KEYS: [&str; 11] = [
@@ -377,7 +392,7 @@ pub fn parse_line<'a>(
         }
         "door" | "lift" => p.door(stmt_span)?,
         "teleport" => p.teleport(stmt_span)?,
-        "floor" => p.floor(stmt_span)?,
+        "floor" | "ceiling" | "stairs" => p.tagged_mover(stmt_span)?,
         "textures" => {
             let file = p.file("WAD file")?;
             Stmt::Textures {
@@ -482,8 +497,10 @@ impl<'a> Parser<'_, 'a> {
             "obstacle" => "obstacle X Y RADIUS",
             "exit" => "exit V1 V2 [secret] [walk]",
             "door" => "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once]",
-            "lift" => "lift V1 V2 [fast] [tag N] [walk] [once]",
+            "lift" => "lift V1 V2 [fast|perpetual|stop] [tag N] [walk] [once]",
             "floor" => "floor V1 V2 KIND tag N [walk] [once]",
+            "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once]",
+            "stairs" => "stairs V1 V2 [fast] tag N [walk] [once]",
             "teleport" => "teleport V1 V2 tag N [once]",
             "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",
@@ -786,44 +803,52 @@ impl<'a> Parser<'_, 'a> {
         })
     }
 
-    /// `floor V1 V2 KIND tag N [walk] [once]`: the wall moves the floors
-    /// of the sectors with tag `N` as DOOM's floor specials do
-    /// ([`FLOOR_KINDS`]); used unless `walk`, again and again unless
-    /// `once`.
-    fn floor(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+    /// `floor V1 V2 KIND tag N [walk] [once]`, `ceiling V1 V2 KIND tag N
+    /// [walk] [once]` or `stairs V1 V2 [fast] tag N [walk] [once]`: the
+    /// wall moves the tagged sectors as DOOM's floor, ceiling and stair
+    /// specials do ([`FLOOR_KINDS`], [`CEILING_KINDS`], [`STAIRS_KINDS`]);
+    /// used unless `walk`, again and again unless `once`.
+    fn tagged_mover(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
+        let (kinds, default): (&[(&str, u8)], Option<u8>) = match self.keyword {
+            "ceiling" => (&CEILING_KINDS, None),
+            "stairs" => (&STAIRS_KINDS, Some(wall_action::STAIRS_8)),
+            _ => (&FLOOR_KINDS, None),
+        };
+        let what = self.keyword;
         let v1 = self.name("vertex")?;
         let v2 = self.name("vertex")?;
         let (mut kind, mut tag, mut walk, mut once) = (None, 0, false, false);
-        const WORDS: &str = "a floor kind, `tag`, `walk` or `once`";
+        let words = format!("a {what} kind, `tag`, `walk` or `once`");
         while self.pos < self.tokens.len() {
-            let t = self.next(WORDS)?;
+            let t = self.next(&words)?;
             match t.text {
                 "tag" if tag == 0 => tag = self.tag()?,
                 "walk" if !walk => walk = true,
                 "once" if !once => once = true,
-                k if kind.is_none() => match FLOOR_KINDS.iter().find(|f| f.0 == k) {
+                k if kind.is_none() => match kinds.iter().find(|f| f.0 == k) {
                     Some(&(_, action)) => kind = Some(action),
                     None => {
-                        let names = FLOOR_KINDS.map(|f| format!("`{}`", f.0)).join(", ");
-                        return Err(error(t.span, format!("unknown floor kind `{}`", shown(k)))
-                            .help(format!("the kinds are: {names}")));
+                        let names: Vec<String> =
+                            kinds.iter().map(|f| format!("`{}`", f.0)).collect();
+                        return Err(error(t.span, format!("unknown {what} kind `{}`", shown(k)))
+                            .help(format!("the kinds are: {}", names.join(", "))));
                     }
                 },
                 _ => {
                     return Err(error(
                         t.span,
-                        format!("expected {WORDS}, found `{}`", shown(t.text)),
+                        format!("expected {words}, found `{}`", shown(t.text)),
                     )
                     .help(self.usage()))
                 }
             }
         }
-        let Some(action) = kind else {
-            return Err(error(span, "a floor needs its kind").help(self.usage()));
+        let Some(action) = kind.or(default) else {
+            return Err(error(span, format!("a {what} needs its kind")).help(self.usage()));
         };
         if tag == 0 {
-            return Err(error(span, "a floor needs `tag N`")
-                .help("give the sectors it moves `tag N` and the floor the same tag"));
+            return Err(error(span, format!("a {what} needs `tag N`"))
+                .help("give the sectors it moves `tag N` and the wall the same tag"));
         }
         let trigger = if walk { trigger::WALK } else { trigger::USE }
             | if once { 0 } else { trigger::REPEAT };
@@ -850,14 +875,15 @@ impl<'a> Parser<'_, 'a> {
         let v1 = self.name("vertex")?;
         let v2 = self.name("vertex")?;
         let (mut kind, mut fast, mut tag, mut walk, mut once) = (None, false, 0, false, false);
-        const WORDS: &str =
-            "`raise`, `open`, `close`, `close_wait_open`, `fast`, `tag`, `walk` or `once`";
+        const WORDS: &str = "`raise`, `open`, `close`, `close_wait_open` (doors), `perpetual`, \
+             `stop` (lifts), `fast`, `tag`, `walk` or `once`";
         while self.pos < self.tokens.len() {
             let t = self.next(WORDS)?;
             match t.text {
                 "raise" | "open" | "close" | "close_wait_open" if kind.is_none() && !lift => {
                     kind = Some(t.text)
                 }
+                "perpetual" | "stop" if kind.is_none() && lift => kind = Some(t.text),
                 "fast" if !fast => fast = true,
                 "tag" if tag == 0 => tag = self.tag()?,
                 "walk" if !walk => walk = true,
@@ -874,6 +900,15 @@ impl<'a> Parser<'_, 'a> {
         let action = match (kind.unwrap_or(if lift { "lift" } else { "raise" }), fast) {
             ("lift", false) => wall_action::LIFT,
             ("lift", true) => wall_action::LIFT_FAST,
+            ("perpetual" | "stop", _) if tag == 0 => {
+                return Err(error(span, "a perpetual or stopping lift needs `tag N`")
+                    .help("give the platforms `tag N` and the wall the same tag"))
+            }
+            ("perpetual", false) => wall_action::LIFT_PERPETUAL,
+            ("stop", false) => wall_action::LIFT_STOP,
+            ("perpetual" | "stop", true) => {
+                return Err(error(span, "a perpetual lift has one speed").help("leave out `fast`"))
+            }
             ("raise", false) => wall_action::DOOR_RAISE,
             ("raise", true) => wall_action::DOOR_FAST_RAISE,
             ("open", false) => wall_action::DOOR_OPEN,
