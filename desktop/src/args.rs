@@ -59,6 +59,10 @@ OPTIONS:
                         the game plays it, doors shut and lifts up, moved
                         by use and walk-over; --timedemo always compiles
                         them open, as the benchmark tables were measured)
+    --watch             in the window, compile the map again whenever its
+                        file changes and go on there, where the player
+                        stands (a compile error is shown and the old
+                        level kept); not headless
     --iwad FILE         textures for a PWAD's maps from this IWAD; without
                         --map, play the IWAD's own maps
     --demo FILE         play an input script: each line is
@@ -182,6 +186,8 @@ pub struct Args {
     pub aspect: bool,
     /// `--open`: a WAD's doors open and lifts lowered for good.
     pub open: bool,
+    /// `--watch`: reload the map when its file changes (window only).
+    pub watch: bool,
     /// `--fps-cap`: most frames per second (0: no cap).
     pub fps_cap: Option<u32>,
     /// `--mouse`: turn with the mouse.
@@ -226,6 +232,7 @@ impl Default for Args {
             scale: None,
             aspect: false,
             open: false,
+            watch: false,
             fps_cap: None,
             mouse: false,
             timedemo: false,
@@ -324,6 +331,7 @@ where
             "--headless" => no_value(&mut out.headless)?,
             "--aspect" => no_value(&mut out.aspect)?,
             "--open" => no_value(&mut out.open)?,
+            "--watch" => no_value(&mut out.watch)?,
             "--mouse" => no_value(&mut out.mouse)?,
             "--timedemo" => no_value(&mut out.timedemo)?,
             "--spin" => no_value(&mut out.spin)?,
@@ -380,6 +388,14 @@ where
         }
     }
     check_timedemo(&out)?;
+    if out.watch && (out.headless || out.timedemo) {
+        return Err(
+            "--watch reloads the map in the window: not with --headless or --timedemo".into(),
+        );
+    }
+    if out.watch && out.map.is_none() {
+        return Err("--watch needs the map file to watch: give it with --map".into());
+    }
     Ok(Command::Run(out))
 }
 
@@ -531,6 +547,15 @@ mod tests {
         let e = |args: &[&str]| run(args).unwrap_err();
         assert_eq!(e(&["--warp"]), "--warp needs a value");
         assert_eq!(e(&["--aspect=yes"]), "--aspect takes no value");
+        assert!(run(&["--map", "m.map", "--watch"]).unwrap().watch);
+        assert_eq!(
+            e(&["--map", "m.map", "--watch", "--headless"]),
+            "--watch reloads the map in the window: not with --headless or --timedemo"
+        );
+        assert_eq!(
+            e(&["--watch"]),
+            "--watch needs the map file to watch: give it with --map"
+        );
         assert_eq!(
             e(&["--fps-cap", "1001"]),
             "--fps-cap must be from 0 to 1000, not 1001"

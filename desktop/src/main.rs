@@ -191,39 +191,34 @@ fn run(args: &Args) -> Result<(), String> {
         };
         let mut screen = window::Screen::open(args, &setup).map_err(error)?;
         let mut session = session;
-        let next = |maps: &[String], title: &str| {
-            let (maps, title) = (maps.to_vec(), title.to_owned());
-            move |exit| maps::next_map(&title, exit, &maps)
-        };
-        let mut end = screen
-            .play(args, &map.title, &mut session, &next(&map.maps, &map.title))
-            .map_err(error)?;
+        let mut watcher = args.watch.then(|| Watcher::new(args.map.as_deref()));
+        let mut end = play_level(args, &mut screen, &mut session, &map, watcher.as_mut())?;
         let mut last = session.finish().map_err(error)?;
-        // An exit goes on to the WAD's next map, in the same window; the
-        // demo, key script, trace and recording were the first map's.
-        while let window::End::Next(name) = end {
-            let (map, notes) = maps::load(
-                args.map.as_deref(),
-                Some(&name),
-                args.iwad.as_deref(),
-                !args.open,
-                &mut std::io::stderr(),
-            )
-            .map_err(error)?;
-            for w in &notes {
-                eprintln!("{}", w.trim_end());
-            }
+        // An exit goes on to the WAD's next map, and a changed file (with
+        // --watch) is compiled again, in the same window; the demo, key
+        // script, trace and recording were the first map's.
+        loop {
+            let (map, start) = match end {
+                Ended::Quit => break,
+                Ended::Next(name) => (load_map(args, Some(&name))?, None),
+                Ended::Reload(map) => (map, Some((last.pos, last.angle))),
+            };
             let level = Level::load(&map.bytes)
                 .map_err(|e| error(format!("the map `{}` does not load: {e}", map.title)))?;
+            let game = match start {
+                // Where the player stood, if that is still in the map.
+                Some((pos, angle)) => {
+                    Game::starting_at(level, pos, angle).unwrap_or_else(|_| Game::new(level))
+                }
+                None => Game::new(level),
+            };
             let setup = Setup {
                 bindings: config.bindings.clone(),
                 always_run: config.always_run,
                 ..Setup::default()
             };
-            let mut session = Session::new(Game::new(level), setup).divided_by(division);
-            end = screen
-                .play(args, &map.title, &mut session, &next(&map.maps, &map.title))
-                .map_err(error)?;
+            let mut session = Session::new(game, setup).divided_by(division);
+            end = play_level(args, &mut screen, &mut session, &map, watcher.as_mut())?;
             last = session.finish().map_err(error)?;
         }
         // A traced window session ends like a headless one, so the two can
@@ -233,6 +228,106 @@ fn run(args: &Args) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// How a level in the window ended.
+enum Ended {
+    /// The player quit.
+    Quit,
+    /// An exit to this map of the WAD.
+    Next(String),
+    /// The watched file changed and compiled: this map, where the player
+    /// stands.
+    Reload(desktop::MapFile),
+}
+
+/// Plays `session` (of `map`) in the window until it quits, an exit leads
+/// on, or the watched file changes and compiles again; a file that does
+/// not compile is said on the message line (and the terminal) and the
+/// level goes on.
+fn play_level(
+    args: &Args,
+    screen: &mut window::Screen,
+    session: &mut Session<'_>,
+    map: &desktop::MapFile,
+    mut watcher: Option<&mut Watcher>,
+) -> Result<Ended, String> {
+    let (title, maps) = (map.title.clone(), map.maps.clone());
+    let next = move |exit| desktop::maps::next_map(&title, exit, &maps);
+    loop {
+        let watching = watcher.is_some();
+        let mut check = || watcher.as_deref_mut().is_some_and(Watcher::changed);
+        let changed = watching.then_some(&mut check as &mut dyn FnMut() -> bool);
+        let end = screen
+            .play(args, &map.title, session, &next, changed)
+            .map_err(error)?;
+        match end {
+            window::End::Quit => return Ok(Ended::Quit),
+            window::End::Next(name) => return Ok(Ended::Next(name)),
+            window::End::Reload => {
+                let warp = (!map.maps.is_empty()).then_some(map.title.as_str());
+                match load_map(args, warp) {
+                    Ok(new) => {
+                        eprintln!("{}: compiled again", map.name);
+                        return Ok(Ended::Reload(new));
+                    }
+                    Err(e) => {
+                        eprintln!("{e}");
+                        let first = e.lines().next().unwrap_or_default().to_uppercase();
+                        screen.say(&first);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Loads the command line's map again (`warp`: that map of its WAD).
+fn load_map(args: &Args, warp: Option<&str>) -> Result<desktop::MapFile, String> {
+    let (map, notes) = maps::load(
+        args.map.as_deref(),
+        warp.or(args.warp.as_deref()),
+        args.iwad.as_deref(),
+        !args.open,
+        &mut std::io::stderr(),
+    )
+    .map_err(error)?;
+    for w in &notes {
+        eprintln!("{}", w.trim_end());
+    }
+    Ok(map)
+}
+
+/// `--watch`: notices when the map file's modification time changes.
+struct Watcher {
+    path: Option<std::path::PathBuf>,
+    seen: Option<std::time::SystemTime>,
+}
+
+impl Watcher {
+    fn new(path: Option<&std::path::Path>) -> Watcher {
+        let path = path.map(tools::find_wad);
+        let seen = path.as_deref().and_then(modified);
+        Watcher { path, seen }
+    }
+}
+
+impl Watcher {
+    /// Whether the file was written since the last call (or since it was
+    /// first seen).
+    fn changed(&mut self) -> bool {
+        let now = self.path.as_deref().and_then(modified);
+        if now.is_some() && now != self.seen {
+            self.seen = now;
+            return true;
+        }
+        false
+    }
+}
+
+/// When `path` was last written, if it can be read.
+fn modified(path: &std::path::Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 /// Reads a text file the user named, for an error that says which.

@@ -240,7 +240,12 @@ pub enum End {
     Quit,
     /// The level ended by an exit that goes on to this map.
     Next(String),
+    /// The watched map file changed (`--watch`).
+    Reload,
 }
+
+/// How often `--watch` looks at the map file.
+const WATCH_PERIOD: Duration = Duration::from_millis(500);
 
 /// The open window and everything that lasts from one level to the next:
 /// the input devices, the buffers, the clock, the message line.
@@ -335,13 +340,15 @@ impl Screen {
     /// `--screenshot`), or until its level ends by an exit that `next`
     /// names a map for, shown for a moment first ([`End::Next`]). An
     /// exit with nowhere to go leaves the level standing still, said on
-    /// the message line.
+    /// the message line. With `changed` (`--watch`), asked twice a second,
+    /// returns [`End::Reload`] when it says the map file changed.
     pub fn play(
         &mut self,
         args: &Args,
         title: &str,
         session: &mut Session<'_>,
         next: &dyn Fn(Exit) -> Option<String>,
+        mut changed: Option<&mut dyn FnMut() -> bool>,
     ) -> Result<End, String> {
         let (width, height) = (args.width, args.height);
         let shades = crate::shades_for(&session.game().level());
@@ -349,6 +356,7 @@ impl Screen {
         self.window.set_title(title);
         // Loading this level is not time the game should catch up on.
         self.last = Instant::now();
+        let mut watched = self.last;
 
         while self.window.is_open() && !session.quit() {
             if args.frames.is_some_and(|n| self.shown >= n) {
@@ -358,6 +366,12 @@ impl Screen {
             if let Some((Some(name), since)) = &ended {
                 if now.duration_since(*since) >= EXIT_PAUSE {
                     return Ok(End::Next(name.clone()));
+                }
+            }
+            if now.duration_since(watched) >= WATCH_PERIOD {
+                watched = now;
+                if changed.as_mut().is_some_and(|c| c()) {
+                    return Ok(End::Reload);
                 }
             }
             let due = self.clock.advance(now.duration_since(self.last));
@@ -440,6 +454,11 @@ impl Screen {
             write_png(path, &self.pixels, width, height)?;
         }
         Ok(End::Quit)
+    }
+
+    /// Shows `text` on the message line.
+    pub fn say(&mut self, text: &str) {
+        self.message = Some((text.to_string(), Instant::now()));
     }
 
     /// Puts the frame in `pixels` on screen with the readout and the

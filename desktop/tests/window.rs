@@ -291,3 +291,48 @@ fn an_exit_in_the_window_goes_on_to_the_wads_next_map() {
     assert_eq!(field(last, "y"), field(start, "y"), "{last} / {start}");
     assert!(!last.contains("exit"), "{last}");
 }
+
+#[test]
+fn watch_reloads_the_map_where_the_player_stands_and_keeps_it_on_errors() {
+    if !available("xvfb-run") {
+        return;
+    }
+    let dir = scratch("window", "watch");
+    let map = dir.join("room.map");
+    let room = |floor: i32| {
+        format!(
+            "vertex a 0 0\nvertex b 512 0\nvertex c 512 512\nvertex d 0 512\n\
+             sector room floor {floor} ceiling 256\nloop room a b c d a\nplayer 64 256 0\n"
+        )
+    };
+    fs::write(&map, room(0)).unwrap();
+    let demo = dir.join("walk.demo");
+    // Walk east for a second, then stand.
+    fs::write(&demo, "35 100 0 0\n").unwrap();
+    let config = dir.join("desktop.cfg");
+    let trace = dir.join("trace.jsonl");
+    // 4 s of frames at 60 a second at most; the file breaks after 1.5 s
+    // and is mended (floor 32) after 2.5 s.
+    let script = format!(
+        "\"$BIN\" --map {map} --watch --demo {demo} --frames 240 --fps-cap 60 --width 160 \
+         --height 100 --config {config} --trace {trace} & \
+         sleep 1.5; printf 'vertex a 0 0\\nsector broken\\n' > {map}; \
+         sleep 1; printf '{good}' > {map}; wait",
+        map = s(&map),
+        demo = s(&demo),
+        config = s(&config),
+        trace = s(&trace),
+        good = room(32).replace('\n', "\\n"),
+    );
+    let (stdout, stderr) = check(&script_in_xvfb(&script));
+    assert!(
+        stderr.contains("error"),
+        "the broken file is reported: {stderr}"
+    );
+    assert!(stderr.contains("compiled again"), "{stderr}");
+    let last = stdout.lines().last().unwrap_or_default();
+    // On the new floor, where the walk had taken the player (well east of
+    // the start), not back at the start.
+    assert_eq!(field(last, "z"), 32.0, "{last}");
+    assert!(field(last, "x") > 200.0, "{last}");
+}
