@@ -14,8 +14,11 @@
 //! the exit switch and pressing it. What it writes is the input the game
 //! received, so `desktop --demo` plays it back exactly.
 //!
-//! A route needing a lift to go up is not found: the plan's lifts are
-//! lowered for good.
+//! The plan has two layers, the map with its lifts up and with them down,
+//! and changes layer where the player fits in both: a lift is walked onto
+//! at the bottom and ridden up. The game has no keys yet (locked doors are
+//! compiled open, and a route walks through them), and a way that opens
+//! only after a switch raises or lowers a floor elsewhere is not found.
 
 use std::collections::BinaryHeap;
 use std::process::ExitCode;
@@ -74,13 +77,15 @@ fn run(wad: &str, map: &str) -> Result<String, String> {
     if plan_level.wall_count() != level.wall_count() {
         return Err("the two compilations differ in their walls".into());
     }
-    let grid = Grid::new(&plan_level);
-    let start = Game::new(level).player().pos;
+    // The plan's second layer: the map with every lift down.
+    let lowered = lifts_down(&plan_level, &level);
+    let grid = Grid::new(&[plan_level, plan_level.with_state(&lowered)]);
+    let start = xy(Game::new(level).player().pos);
     let mut tried = Vec::new();
     for (wall, goal) in exits(&level) {
-        match grid.plan(xy(start), goal) {
+        match grid.plan(start, goal) {
             Some(_) => {
-                let inputs = steer(level, &grid, wall, goal)?;
+                let inputs = steer(level, &grid, wall, &[goal])?;
                 return Ok(write_demo(wad, map, &inputs));
             }
             None => tried.push(wall),
@@ -89,6 +94,40 @@ fn run(wad: &str, map: &str) -> Result<String, String> {
     Err(format!(
         "no exit switch reachable from the start (tried walls {tried:?})"
     ))
+}
+
+/// The sectors' state of `plan` with every sector that a lift special of
+/// `level` moves at its lowest (the lowest floor around it, its own
+/// included, as the game's lifts go).
+fn lifts_down(plan: &Level<'_>, level: &Level<'_>) -> Vec<engine::world::SectorState> {
+    use engine::world::SectorState;
+    let mut state: Vec<SectorState> = (0..plan.sector_count())
+        .map(|i| SectorState::of(&plan.sector(SectorId(i as u16))))
+        .collect();
+    let m = *level.map();
+    for k in 0..m.wall_special_count() {
+        let s = m.wall_special_at(k);
+        if !wall_action::is_lift(s.action) {
+            continue;
+        }
+        let sectors: Vec<SectorId> = if s.action & wall_action::BACK_SECTOR != 0 {
+            level.wall(WallId(s.wall)).back.into_iter().collect()
+        } else {
+            (0..level.sector_count())
+                .filter(|&i| s.tag != 0 && m.sector(i).tag == s.tag)
+                .map(|i| SectorId(i as u16))
+                .collect()
+        };
+        for id in sectors {
+            let low = plan
+                .sector_walls(id)
+                .filter_map(|w| plan.wall(w).other_side(id))
+                .map(|o| plan.sector(o).floor)
+                .fold(plan.sector(id).floor, Fx::min);
+            state[usize::from(id.0)].floor = low;
+        }
+    }
+    state
 }
 
 /// Each exit switch (a use exit) of the map, with the place to press it
@@ -131,17 +170,20 @@ fn to_segment(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
     dist(p, (a.0 + t * dx, a.1 + t * dy))
 }
 
-/// Where the player fits on the planning map: per grid cell, the height
-/// its feet would stand at, or none.
+/// Where the player fits on the planning map: per grid cell and layer,
+/// the height its feet would stand at, or none. Layer 0 has the lifts up
+/// (as the map has them), layer 1 down; the plan may change layer
+/// anywhere the player fits in both (at a lift: riding it, or using it).
 struct Grid {
     origin: (f64, f64),
     cols: usize,
     rows: usize,
-    floor: Vec<Option<f32>>,
+    floor: Vec<Vec<Option<f32>>>,
 }
 
 impl Grid {
-    fn new(level: &Level<'_>) -> Grid {
+    fn new(layers: &[Level<'_>]) -> Grid {
+        let level = &layers[0];
         let walls: Vec<_> = (0..level.wall_count())
             .map(|i| level.wall(WallId(i as u16)))
             .collect();
@@ -180,81 +222,97 @@ impl Grid {
                 }
             }
         }
-        let sector = |s: SectorId| {
-            let s = level.sector(s);
-            (s.floor.to_num::<f64>(), s.ceiling.to_num::<f64>())
-        };
-        let mut floor = vec![None; cols * rows];
-        for r in 0..rows {
-            for c in 0..cols {
-                let p = (lo.0 + c as f64 * CELL, lo.1 + r as f64 * CELL);
-                let Some(s) = level.locate(Vec2::new(Fx::from_num(p.0), Fx::from_num(p.1))) else {
-                    continue;
-                };
-                let (mut f, mut ce) = sector(s);
-                let mut fits = true;
-                let bc0 = (((p.0 - ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
-                let bc1 = (((p.0 + ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
-                let br0 = (((p.1 - ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
-                let br1 = (((p.1 + ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
-                'near: for br in br0..=br1 {
-                    for bc in bc0..=bc1 {
-                        for &i in &buckets[br * bcols + bc] {
-                            let w = &walls[i];
-                            if to_segment(p, xy(w.a), xy(w.b)) >= ROOM {
-                                continue;
-                            }
-                            let Some(back) = w.back else {
-                                fits = false;
-                                break 'near;
-                            };
-                            for s in [w.front, back] {
-                                let (sf, sc) = sector(s);
-                                f = f.max(sf);
-                                ce = ce.min(sc);
+        let mut floors = Vec::new();
+        for level in layers {
+            let sector = |s: SectorId| {
+                let s = level.sector(s);
+                (s.floor.to_num::<f64>(), s.ceiling.to_num::<f64>())
+            };
+            let mut floor = vec![None; cols * rows];
+            for r in 0..rows {
+                for c in 0..cols {
+                    let p = (lo.0 + c as f64 * CELL, lo.1 + r as f64 * CELL);
+                    let Some(s) = level.locate(Vec2::new(Fx::from_num(p.0), Fx::from_num(p.1)))
+                    else {
+                        continue;
+                    };
+                    let (mut f, mut ce) = sector(s);
+                    let mut fits = true;
+                    let bc0 = (((p.0 - ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
+                    let bc1 = (((p.0 + ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
+                    let br0 = (((p.1 - ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
+                    let br1 = (((p.1 + ROOM - lo.1) / bucket).max(0.0) as usize).min(brows - 1);
+                    'near: for br in br0..=br1 {
+                        for bc in bc0..=bc1 {
+                            for &i in &buckets[br * bcols + bc] {
+                                let w = &walls[i];
+                                if to_segment(p, xy(w.a), xy(w.b)) >= ROOM {
+                                    continue;
+                                }
+                                let Some(back) = w.back else {
+                                    fits = false;
+                                    break 'near;
+                                };
+                                for s in [w.front, back] {
+                                    let (sf, sc) = sector(s);
+                                    f = f.max(sf);
+                                    ce = ce.min(sc);
+                                }
                             }
                         }
                     }
-                }
-                if things.iter().any(|&(t, tr)| dist(p, t) < tr + ROOM) {
-                    fits = false;
-                }
-                if fits && ce - f >= HEIGHT {
-                    floor[r * cols + c] = Some(f as f32);
+                    if things.iter().any(|&(t, tr)| dist(p, t) < tr + ROOM) {
+                        fits = false;
+                    }
+                    if fits && ce - f >= HEIGHT {
+                        floor[r * cols + c] = Some(f as f32);
+                    }
                 }
             }
+            floors.push(floor);
         }
         Grid {
             origin: lo,
             cols,
             rows,
-            floor,
+            floor: floors,
         }
     }
 
-    fn centre(&self, i: usize) -> (f64, f64) {
+    fn cells(&self) -> usize {
+        self.cols * self.rows
+    }
+
+    fn centre(&self, node: usize) -> (f64, f64) {
+        let i = node % self.cells();
         (
             self.origin.0 + (i % self.cols) as f64 * CELL,
             self.origin.1 + (i / self.cols) as f64 * CELL,
         )
     }
 
-    /// The cell nearest `p` that the player fits in, within 32 units.
-    fn nearest(&self, p: (f64, f64)) -> Option<usize> {
+    /// A node's floor: `node` is `layer * cells + cell`.
+    fn floor_of(&self, node: usize) -> Option<f32> {
+        let n = self.cells();
+        self.floor.get(node / n)?.get(node % n).copied().flatten()
+    }
+
+    /// The cell nearest `p` that the player fits in, within 32 units, in
+    /// `layer`.
+    fn nearest(&self, p: (f64, f64), layer: usize) -> Option<usize> {
         let c = ((p.0 - self.origin.0) / CELL).round() as i64;
         let r = ((p.1 - self.origin.1) / CELL).round() as i64;
         let mut best: Option<(f64, usize)> = None;
         for dr in -4..=4 {
             for dc in -4..=4 {
-                let (rr, cc) = (r + dr, c + dc);
-                if rr < 0 || cc < 0 || rr >= self.rows as i64 || cc >= self.cols as i64 {
+                let Some(i) = self.index(c + dc, r + dr) else {
                     continue;
-                }
-                let i = rr as usize * self.cols + cc as usize;
-                if self.floor[i].is_some() {
-                    let d = dist(self.centre(i), p);
+                };
+                let node = layer * self.cells() + i;
+                if self.floor_of(node).is_some() {
+                    let d = dist(self.centre(node), p);
                     if best.is_none_or(|b| d < b.0) {
-                        best = Some((d, i));
+                        best = Some((d, node));
                     }
                 }
             }
@@ -262,23 +320,30 @@ impl Grid {
         best.map(|b| b.1)
     }
 
-    /// The shortest path of cells from `from` to `to` (A*, eight ways, no
-    /// step up higher than DOOM's), as corners the player can run
-    /// straight between.
+    /// The shortest path from `from` to `to` (A*, eight ways, no step up
+    /// higher than DOOM's, lifts up or down), as corners the player can
+    /// run straight between.
     fn plan(&self, from: (f64, f64), to: (f64, f64)) -> Option<Vec<(f64, f64)>> {
-        let (start, goal) = (self.nearest(from)?, self.nearest(to)?);
-        let n = self.floor.len();
-        let mut cost = vec![f64::INFINITY; n];
-        let mut came = vec![usize::MAX; n];
+        let n = self.cells();
+        let layers = self.floor.len();
+        let start = self.nearest(from, 0).or_else(|| self.nearest(from, 1))?;
+        let goals: Vec<usize> = (0..layers).filter_map(|l| self.nearest(to, l)).collect();
+        let goal_at = self.centre(*goals.first()?);
+        let mut cost = vec![f64::INFINITY; n * layers];
+        let mut came = vec![usize::MAX; n * layers];
         let mut open = BinaryHeap::new();
         cost[start] = 0.0;
-        open.push(Entry(-dist(self.centre(start), self.centre(goal)), start));
-        while let Some(Entry(_, i)) = open.pop() {
-            if i == goal {
+        open.push(Entry(-dist(self.centre(start), goal_at), start));
+        let mut reached = None;
+        while let Some(Entry(_, node)) = open.pop() {
+            if goals.contains(&node) {
+                reached = Some(node);
                 break;
             }
+            let (layer, i) = (node / n, node % n);
             let (c, r) = ((i % self.cols) as i64, (i / self.cols) as i64);
-            let z = self.floor[i]? as f64;
+            let z = self.floor_of(node)? as f64;
+            let mut next: Vec<(usize, f64)> = Vec::with_capacity(9);
             for (dc, dr) in [
                 (1, 0),
                 (-1, 0),
@@ -292,13 +357,15 @@ impl Grid {
                 let Some(j) = self.index(c + dc, r + dr) else {
                     continue;
                 };
-                let Some(zj) = self.floor[j] else { continue };
+                let Some(zj) = self.floor_of(layer * n + j) else {
+                    continue;
+                };
                 if zj as f64 > z + STEP {
                     continue;
                 }
                 // No corner cutting on diagonals.
                 if dc != 0 && dr != 0 {
-                    let side = |a, b| self.index(a, b).and_then(|k| self.floor[k]);
+                    let side = |a, b| self.index(a, b).and_then(|k| self.floor_of(layer * n + k));
                     if side(c + dc, r).is_none() || side(c, r + dr).is_none() {
                         continue;
                     }
@@ -308,23 +375,30 @@ impl Grid {
                 } else {
                     CELL
                 };
-                let k = cost[i] + step;
+                next.push((layer * n + j, step));
+            }
+            // The lifts change under the player (or it waits for them).
+            for other in 0..layers {
+                if other != layer && self.floor_of(other * n + i).is_some() {
+                    next.push((other * n + i, 4.0 * CELL));
+                }
+            }
+            for (j, step) in next {
+                let k = cost[node] + step;
                 if k < cost[j] {
                     cost[j] = k;
-                    came[j] = i;
-                    open.push(Entry(-(k + dist(self.centre(j), self.centre(goal))), j));
+                    came[j] = node;
+                    open.push(Entry(-(k + dist(self.centre(j), goal_at)), j));
                 }
             }
         }
-        if cost[goal].is_infinite() {
-            return None;
+        let goal = reached?;
+        let mut nodes = vec![goal];
+        while *nodes.last()? != start {
+            nodes.push(came[*nodes.last()?]);
         }
-        let mut cells = vec![goal];
-        while *cells.last()? != start {
-            cells.push(came[*cells.last()?]);
-        }
-        cells.reverse();
-        Some(self.corners(&cells, to))
+        nodes.reverse();
+        Some(self.corners(&nodes, to))
     }
 
     fn index(&self, c: i64, r: i64) -> Option<usize> {
@@ -332,24 +406,25 @@ impl Grid {
             .then(|| r as usize * self.cols + c as usize)
     }
 
-    fn floor_at(&self, p: (f64, f64)) -> Option<f64> {
+    fn floor_at(&self, p: (f64, f64), layer: usize) -> Option<f64> {
         let c = ((p.0 - self.origin.0) / CELL).round() as i64;
         let r = ((p.1 - self.origin.1) / CELL).round() as i64;
-        self.floor[self.index(c, r)?].map(f64::from)
+        self.floor_of(layer * self.cells() + self.index(c, r)?)
+            .map(f64::from)
     }
 
-    /// Whether the player can run straight from `a` to `b`: every sample
-    /// of the line in a cell it fits in, no step up too high.
-    fn straight(&self, a: (f64, f64), b: (f64, f64)) -> bool {
+    /// Whether the player can run straight from `a` to `b` in `layer`:
+    /// every sample of the line in a cell it fits in, no step up too high.
+    fn straight(&self, a: (f64, f64), b: (f64, f64), layer: usize) -> bool {
         let n = (dist(a, b) / (CELL / 2.0)).ceil().max(1.0) as usize;
-        let mut z = match self.floor_at(a) {
+        let mut z = match self.floor_at(a, layer) {
             Some(z) => z,
             None => return false,
         };
         for k in 1..=n {
             let t = k as f64 / n as f64;
             let p = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
-            match self.floor_at(p) {
+            match self.floor_at(p, layer) {
                 Some(zp) if zp <= z + STEP => z = zp,
                 _ => return false,
             }
@@ -357,18 +432,27 @@ impl Grid {
         true
     }
 
-    /// A path of cells cut down to the corners between straight runs,
-    /// ending at `to`.
-    fn corners(&self, cells: &[usize], to: (f64, f64)) -> Vec<(f64, f64)> {
-        let pts: Vec<_> = cells.iter().map(|&i| self.centre(i)).collect();
+    /// A path of nodes cut down to the corners between straight runs
+    /// (each within one layer; a change of layer is a corner), ending at
+    /// `to`.
+    fn corners(&self, nodes: &[usize], to: (f64, f64)) -> Vec<(f64, f64)> {
+        let n = self.cells();
         let mut out = Vec::new();
         let mut i = 0;
-        while i + 1 < pts.len() {
+        while i + 1 < nodes.len() {
+            let layer = nodes[i] / n;
             let mut j = i + 1;
-            while j + 1 < pts.len() && self.straight(pts[i], pts[j + 1]) {
+            while j + 1 < nodes.len()
+                && nodes[j + 1] / n == layer
+                && nodes[j] / n == layer
+                && self.straight(self.centre(nodes[i]), self.centre(nodes[j + 1]), layer)
+            {
                 j += 1;
             }
-            out.push(pts[j]);
+            let p = self.centre(nodes[j]);
+            if out.last() != Some(&p) {
+                out.push(p);
+            }
             i = j;
         }
         out.push(to);
@@ -400,17 +484,23 @@ fn turn_between(from: f64, to: f64) -> f64 {
     (to - from + 540.0).rem_euclid(360.0) - 180.0
 }
 
-/// Runs the game along the plan to the exit switch `wall`, pressing it
-/// from `goal`; the input of every tick.
+/// Runs the game through `legs` in turn (the keys, then the place to
+/// press the exit switch `wall` from), and presses it; the input of every
+/// tick.
 fn steer(
     level: Level<'_>,
     grid: &Grid,
     wall: WallId,
-    goal: (f64, f64),
+    legs: &[(f64, f64)],
 ) -> Result<Vec<Input>, String> {
     let mut game = Game::new(level);
     let mut inputs = Vec::new();
-    let mut path = grid.plan(xy(game.player().pos), goal).ok_or("no path")?;
+    // The places to go through in turn (the keys), the last the exit's.
+    let mut leg = 0;
+    let mut goal = legs[leg];
+    let mut path = grid
+        .plan(xy(game.player().pos), goal)
+        .ok_or_else(|| format!("no path to {goal:?}"))?;
     let mut next = 0;
     let mut leg_from = xy(game.player().pos);
     let mut still = 0;
@@ -424,6 +514,16 @@ fn steer(
         let p = game.player();
         let pos = xy(p.pos);
         let facing = p.angle.degrees().to_num::<f64>();
+        // A key reached: on to the next place.
+        if next >= path.len() && leg + 1 < legs.len() {
+            leg += 1;
+            goal = legs[leg];
+            path = grid
+                .plan(pos, goal)
+                .ok_or_else(|| format!("no path from {pos:?} to {goal:?}"))?;
+            next = 0;
+            leg_from = pos;
+        }
         // The exit: face the switch and press it.
         let at_goal = next >= path.len();
         let target = if at_goal {
