@@ -21,18 +21,21 @@ USAGE:
         Compile the text map IN to OUT. If IN is already compiled it is
         checked and copied. OUT is written whole or not at all: a failed
         compile leaves an existing OUT untouched.
-    tools compile FILE.wad --map NAME -o OUT [--iwad IWAD] [--skill N] [--movers]
-    tools compile FILE.wad --all -o DIR/ [--iwad IWAD] [--skill N] [--movers]
+    tools compile FILE.wad --map NAME -o OUT [--iwad IWAD] [--skill N] [--open]
+    tools compile FILE.wad --all -o DIR/ [--iwad IWAD] [--skill N] [--open]
         Compile map NAME (E1M1, MAP01, ...) of a WAD (DOOM-format or UDMF
         maps) to OUT, or every map to DIR/NAME.spmp (DIR is created if
         need be). A WAD with one map needs neither option. Textures come
         from the WAD, on top of IWAD's if given. Things are those of skill
-        N (1-5, default 3, \"Hurt me plenty\"). Doors are compiled open and
-        lifts lowered; with --movers, DOOM's doors and lifts (manual, walk
-        and switch ones; not yet locked ones) stay as the map has them, and
-        the game opens and lowers them; its floor specials move floors,
-        its light sectors flicker, and its teleporters (W1 39, WR 97) send
-        the player on.
+        N (1-5, default 3, \"Hurt me plenty\"). The map is compiled as the
+        game plays it: DOOM's doors and lifts (manual, walk and switch
+        ones; not yet locked ones, which are compiled open) stay as the
+        map has them, and the game opens and lowers them; its floor,
+        ceiling, crusher and stair specials move sectors, its light
+        sectors flicker, and its teleporters (W1 39, WR 97) send the player
+        on. With --open, doors are compiled open and lifts lowered for
+        good, a level to walk end to end (before 2026-12-02 the default;
+        --movers, the old way to ask for the game's, is still accepted).
     tools compile LEVEL.udmf [--iwad IWAD] -o OUT
         Compile a standalone UDMF text map (TEXTMAP), with the textures of
         IWAD; without --iwad every texture is a placeholder.
@@ -125,12 +128,15 @@ struct Args {
     iwad: Option<PathBuf>,
     /// `--skill N`.
     skill: Option<u8>,
-    /// `--movers`: doors shut and lifts up, moved by the game.
+    /// `--movers`: doors shut and lifts up, moved by the game (the
+    /// default; kept for the command lines that name it).
     movers: bool,
+    /// `--open`: doors open and lifts lowered for good, for a walk-through.
+    open: bool,
 }
 
 /// The flags every command that reads a WAD takes.
-const WAD_FLAGS: [&str; 5] = ["--map", "--all", "--iwad", "--skill", "--movers"];
+const WAD_FLAGS: [&str; 6] = ["--map", "--all", "--iwad", "--skill", "--movers", "--open"];
 
 /// Splits `args` into positionals and the flags `allowed` lists.
 fn parse_args(args: &[OsString], allowed: &[&str]) -> Result<Args, Failure> {
@@ -203,6 +209,12 @@ fn parse_args(args: &[OsString], allowed: &[&str]) -> Result<Args, Failure> {
                 }
                 out.movers = true;
             }
+            "--open" => {
+                if inline.is_some() {
+                    return Err(Failure::Usage("`--open` takes no value".into()));
+                }
+                out.open = true;
+            }
             "--all" => {
                 if inline.is_some() {
                     return Err(Failure::Usage("`--all` takes no value".into()));
@@ -237,6 +249,11 @@ fn parse_args(args: &[OsString], allowed: &[&str]) -> Result<Args, Failure> {
             }
             _ => return Err(Failure::Usage(format!("unknown option `{text}`"))),
         }
+    }
+    if out.movers && out.open {
+        return Err(Failure::Usage(
+            "`--open` compiles the doors open and `--movers` shut: give one".into(),
+        ));
     }
     Ok(out)
 }
@@ -349,7 +366,8 @@ fn import_options(a: &Args) -> ImportOptions {
     if let Some(s) = a.skill {
         opts.skill = s;
     }
-    opts.movers = a.movers;
+    // As the game plays it unless asked for the walk-through.
+    opts.movers = !a.open;
     opts
 }
 

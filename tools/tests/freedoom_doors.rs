@@ -122,9 +122,10 @@ fn nine_in_ten_manual_doors_of_every_freedoom_map_open_and_let_the_player_throug
     );
 }
 
-/// `tools compile --movers` writes the doors and lifts; without it none.
+/// `tools compile` writes the doors and lifts (as `--movers` did); with
+/// `--open` none.
 #[test]
-fn the_movers_flag_of_tools_compile_writes_them() {
+fn tools_compile_writes_the_movers_unless_open() {
     let dir = scratch("freedoom-doors", "movers-flag");
     let wad = wad_path("freedoom1.wad");
     let movers_in = |extra: &[&str]| {
@@ -147,6 +148,7 @@ fn the_movers_flag_of_tools_compile_writes_them() {
             .filter(|&k| wall_action::is_mover(m.wall_special_at(k).action))
             .count()
     };
-    assert_eq!(movers_in(&[]), 0);
-    assert!(movers_in(&["--movers"]) >= 18);
+    assert_eq!(movers_in(&["--open"]), 0);
+    assert!(movers_in(&[]) >= 18);
+    assert_eq!(movers_in(&["--movers"]), movers_in(&[]));
 }
