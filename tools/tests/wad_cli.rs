@@ -171,6 +171,17 @@ fn wad_usage_errors_name_the_maps() {
     let r = tools(&["compile", p, "--map", "MAP01", "--all", "-o", o]);
     assert_eq!(r.status.code(), Some(2));
 
+    let r = tools(&[
+        "compile", p, "--map", "MAP01", "--open", "--movers", "-o", o,
+    ]);
+    assert_eq!(r.status.code(), Some(2));
+    let e = text(&r.stderr);
+    assert!(
+        e.contains("`--open` compiles the doors open and `--movers` shut"),
+        "{e}"
+    );
+    assert!(!out.exists(), "nothing written");
+
     let r = tools(&["dump", p, "--all"]);
     assert_eq!(r.status.code(), Some(2));
 
