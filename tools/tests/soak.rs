@@ -195,13 +195,29 @@ fn walk(seed: u64, ticks: usize) -> Vec<Input> {
 struct Figures {
     maps: usize,
     ticks: usize,
+    /// Ticks with a mover at work (the movers soak).
+    busy: usize,
     violations: Vec<String>,
 }
 
 fn soak(name: &str, bytes: &[u8], ticks: usize, seed: u64, figures: &mut Figures) {
+    soak_with(name, bytes, ticks, seed, false, figures)
+}
+
+/// [`soak`], and with `movers`, the walk presses use now and then and
+/// the checks read each sector's heights as the game has them after the
+/// tick (doors, lifts, floors, ceilings and crushers move them).
+fn soak_with(
+    name: &str,
+    bytes: &[u8],
+    ticks: usize,
+    seed: u64,
+    movers: bool,
+    figures: &mut Figures,
+) {
     let level = Level::load(bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
     let view = engine::format::MapView::new_checked(bytes).unwrap();
-    let geo = Geometry::from_dump(&tools::inspect::to_json(&view));
+    let mut geo = Geometry::from_dump(&tools::inspect::to_json(&view));
     let mut game = Game::new(level);
     let mut prev = game.player();
     let mut report = |what: String| {
@@ -210,7 +226,18 @@ fn soak(name: &str, bytes: &[u8], ticks: usize, seed: u64, figures: &mut Figures
         }
     };
     for (tick, input) in walk(seed, ticks).into_iter().enumerate() {
-        game.tick(input);
+        // Use about once a second, at seeded moments.
+        let press = movers && (tick as u64 * 7919 + seed * 104_729).is_multiple_of(37);
+        game.tick(input.with_use(press));
+        if movers {
+            figures.busy += usize::from(!game.world().movers().is_empty());
+            let live = game.level();
+            for (k, sector) in geo.sectors.iter_mut().enumerate() {
+                let now = live.sector(engine::world::SectorId(k as u16));
+                sector.floor = now.floor.to_num();
+                sector.ceiling = now.ceiling.to_num();
+            }
+        }
         let p = game.player();
         let pos = (p.pos.x.to_num::<f64>(), p.pos.y.to_num::<f64>());
         let was = (prev.pos.x.to_num::<f64>(), prev.pos.y.to_num::<f64>());
@@ -224,7 +251,13 @@ fn soak(name: &str, bytes: &[u8], ticks: usize, seed: u64, figures: &mut Figures
                 ));
             }
         }
+        // A move is at most the top speed, 30 units; a longer one is a
+        // teleporter's, which may go anywhere.
+        let teleported = movers && (pos.0 - was.0).hypot(pos.1 - was.1) > 64.0;
         for i in geo.near(((pos.0 + was.0) / 2.0, (pos.1 + was.1) / 2.0), 64.0) {
+            if teleported {
+                break;
+            }
             let w = &geo.walls[i];
             if w.back.is_none() && crosses(was, pos, w) {
                 report(format!(
@@ -290,6 +323,57 @@ fn our_maps_soak_clean() {
         figures.violations.len()
     );
     assert!(figures.maps >= 3);
+    assert!(
+        figures.violations.is_empty(),
+        "{}",
+        figures.violations.join("\n")
+    );
+}
+
+#[test]
+fn every_freedoom_map_soaks_clean_with_its_movers() {
+    let mut figures = Figures::default();
+    for (w, path) in FREEDOOM[..2].iter().enumerate() {
+        let wad = std::fs::read(path)
+            .unwrap_or_else(|e| panic!("{path}: {e}: install Freedoom with scripts/setup"));
+        let source = tools::import::WadSource::new(&wad, None).unwrap();
+        let opts = tools::import::ImportOptions {
+            movers: true,
+            ..tools::import::ImportOptions::default()
+        };
+        for (m, entry) in source.maps().iter().enumerate() {
+            let imported = source
+                .compile(entry, &opts)
+                .unwrap_or_else(|e| panic!("{}: {e}", entry.name));
+            let name = format!(
+                "{}:{} (movers)",
+                path.rsplit('/').next().unwrap_or(path),
+                entry.name
+            );
+            let bytes = &imported.compiled.bytes;
+            soak_with(
+                &name,
+                bytes,
+                ticks_or(2000),
+                (w * 100 + m) as u64 + 7,
+                true,
+                &mut figures,
+            );
+        }
+    }
+    println!(
+        "soak: Freedoom with movers: {} maps, {} ticks ({} with a mover at work), {} violations",
+        figures.maps,
+        figures.ticks,
+        figures.busy,
+        figures.violations.len()
+    );
+    assert_eq!(figures.maps, 68);
+    assert!(
+        figures.busy > figures.ticks / 20,
+        "{} ticks busy",
+        figures.busy
+    );
     assert!(
         figures.violations.is_empty(),
         "{}",
