@@ -790,17 +790,15 @@ impl<'a> Parser<'_, 'a> {
             return Err(error(span, "a teleporter needs `tag N`")
                 .help("give the destination's sector `tag N` and the teleporter the same tag"));
         }
-        Ok(Stmt::Door {
+        Ok(wall_special(
             v1,
             v2,
-            special: WallSpecialRecord {
-                wall: 0,
-                action: wall_action::TELEPORT,
-                trigger: trigger::WALK | if once { 0 } else { trigger::REPEAT },
-                tag,
-            },
+            wall_action::TELEPORT,
+            true,
+            once,
+            tag,
             span,
-        })
+        ))
     }
 
     /// `floor V1 V2 KIND tag N [walk] [once]`, `ceiling V1 V2 KIND tag N
@@ -850,19 +848,7 @@ impl<'a> Parser<'_, 'a> {
             return Err(error(span, format!("a {what} needs `tag N`"))
                 .help("give the sectors it moves `tag N` and the wall the same tag"));
         }
-        let trigger = if walk { trigger::WALK } else { trigger::USE }
-            | if once { 0 } else { trigger::REPEAT };
-        Ok(Stmt::Door {
-            v1,
-            v2,
-            special: WallSpecialRecord {
-                wall: 0,
-                action,
-                trigger,
-                tag,
-            },
-            span,
-        })
+        Ok(wall_special(v1, v2, action, walk, once, tag, span))
     }
 
     /// `door V1 V2 [KIND] [fast] [tag N] [walk] [once]`, or `lift V1 V2
@@ -927,19 +913,33 @@ impl<'a> Parser<'_, 'a> {
         } else {
             action
         };
-        let trigger = if walk { trigger::WALK } else { trigger::USE }
-            | if once { 0 } else { trigger::REPEAT };
-        Ok(Stmt::Door {
-            v1,
-            v2,
-            special: WallSpecialRecord {
-                wall: 0,
-                action,
-                trigger,
-                tag,
-            },
-            span,
-        })
+        Ok(wall_special(v1, v2, action, walk, once, tag, span))
+    }
+}
+
+/// The statement for a special on the wall `v1`-`v2`: walked over if
+/// `walk`, else used; again and again unless `once`.
+fn wall_special<'a>(
+    v1: Spanned<&'a str>,
+    v2: Spanned<&'a str>,
+    action: u8,
+    walk: bool,
+    once: bool,
+    tag: u16,
+    span: Span,
+) -> Stmt<'a> {
+    let trigger =
+        if walk { trigger::WALK } else { trigger::USE } | if once { 0 } else { trigger::REPEAT };
+    Stmt::Door {
+        v1,
+        v2,
+        special: WallSpecialRecord {
+            wall: 0,
+            action,
+            trigger,
+            tag,
+        },
+        span,
     }
 }
 
