@@ -55,17 +55,7 @@ fn error(message: String) -> String {
 fn run(args: &Args) -> Result<(), String> {
     // Everything that can fail on the user's files fails before a window
     // opens, an output file is created or a frame is run.
-    let (map, notes) = maps::load(
-        args.map.as_deref(),
-        args.warp.as_deref(),
-        args.iwad.as_deref(),
-        !args.open && !args.timedemo,
-        &mut std::io::stderr(),
-    )
-    .map_err(error)?;
-    for w in &notes {
-        eprintln!("{}", w.trim_end());
-    }
+    let map = load_map(args, None)?;
     // Demo and key-script errors read `FILE:LINE: message`, with no
     // prefix, so that editors and scripts can jump to the line.
     let demo = match &args.demo {
@@ -282,13 +272,15 @@ fn play_level(
     }
 }
 
-/// Loads the command line's map again (`warp`: that map of its WAD).
+/// Loads the command line's map (`warp`: that map of its WAD instead of
+/// `--warp`'s), printing the compiler's notes; a WAD's map as the game
+/// plays it unless `--open`, or for the timedemo.
 fn load_map(args: &Args, warp: Option<&str>) -> Result<desktop::MapFile, String> {
     let (map, notes) = maps::load(
         args.map.as_deref(),
         warp.or(args.warp.as_deref()),
         args.iwad.as_deref(),
-        !args.open,
+        !args.open && !args.timedemo,
         &mut std::io::stderr(),
     )
     .map_err(error)?;
