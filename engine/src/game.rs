@@ -497,11 +497,8 @@ impl<'a> Game<'a> {
             }
         }
         if let Some(player) = self.bodies.first() {
-            let at = player.at;
-            let floor = self.level().sector(at.sector).floor;
-            if at.z == floor {
-                self.world.stand_in(&self.level, at.sector);
-            }
+            self.world
+                .stand_in(&self.level, player.at.sector, player.at.z);
         }
     }
 

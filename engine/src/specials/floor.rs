@@ -6,6 +6,7 @@
 //! (DOOM's non-crushing floors; its crushing ones hurt, and the engine
 //! has no health, so they stop the same way).
 
+use super::lift::lowest_floor_around;
 use super::plane::{neighbours, Plane, SectorBox, Stage, Step};
 use crate::format::wall_action;
 use crate::math::Fx;
@@ -38,14 +39,6 @@ fn highest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
     neighbours(level, sector)
         .map(|s| s.floor)
         .fold(Fx::from_num(-500), Fx::max)
-}
-
-/// The lowest floor next to `sector`, or its own if that is lower
-/// (`P_FindLowestFloorSurrounding`).
-fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
-    neighbours(level, sector)
-        .map(|s| s.floor)
-        .fold(level.sector(sector).floor, Fx::min)
 }
 
 /// The lowest ceiling next to `sector`, its own left out, or `None`

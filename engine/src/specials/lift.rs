@@ -52,8 +52,8 @@ pub struct Lift {
 
 /// The lowest floor of the sectors next to `sector`, or its own if that
 /// is lower (DOOM's `P_FindLowestFloorSurrounding`, as `EV_DoPlat` uses
-/// it).
-fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
+/// it, and `p_floor.c`'s `lowerFloorToLowest`).
+pub(super) fn lowest_floor_around(level: &Level<'_>, sector: SectorId) -> Fx {
     neighbours(level, sector)
         .map(|s| s.floor)
         .fold(level.sector(sector).floor, Fx::min)

@@ -7,6 +7,7 @@
 //! ([`Random`]), so the same map gives the same lights, tick for tick, on
 //! every machine.
 
+use super::plane::neighbours;
 use crate::format::sector_special;
 use crate::world::{Level, SectorId, SectorState};
 
@@ -76,10 +77,8 @@ impl Random {
 /// The darkest light of the sectors next to `sector`, or `max` if none is
 /// darker (DOOM's `P_FindMinSurroundingLight`).
 fn darkest_around(level: &Level<'_>, sector: SectorId, max: u8) -> u8 {
-    level
-        .sector_walls(sector)
-        .filter_map(|w| level.wall(w).other_side(sector))
-        .map(|s| level.sector(s).light)
+    neighbours(level, sector)
+        .map(|s| s.light)
         .fold(max, u8::min)
 }
 
@@ -94,6 +93,10 @@ impl Light {
         random: &mut Random,
     ) -> Option<Light> {
         use sector_special::*;
+        // Most sectors do nothing by themselves: no walk round them.
+        if special == NONE {
+            return None;
+        }
         let max = level.sector(sector).light;
         let darkest = darkest_around(level, sector, max);
         let strobe = |dark: u8, in_step: bool, random: &mut Random| {

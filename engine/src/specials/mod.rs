@@ -133,15 +133,18 @@ impl World {
         self.secrets.len()
     }
 
-    /// The player stands on the floor of `sector`: if it is a secret not
-    /// yet found, it is now (DOOM counts it when the feet touch the
-    /// floor). True if this found one.
-    pub(crate) fn stand_in(&mut self, level: &Level<'_>, sector: SectorId) -> bool {
+    /// The player's feet are at `z` in `sector`: if it is a secret not
+    /// yet found and they touch its floor (when DOOM counts it), it is
+    /// found now. True if this found one.
+    pub(crate) fn stand_in(&mut self, level: &Level<'_>, sector: SectorId, z: Fx) -> bool {
         let i = usize::from(sector.0);
         if i >= level.sector_count()
             || level.map().sector(i).special != crate::format::sector_special::SECRET
             || self.secrets.contains(&sector.0)
         {
+            return false;
+        }
+        if z != level.with_state(&self.sectors).sector(sector).floor {
             return false;
         }
         self.secrets.push(sector.0).is_ok()
