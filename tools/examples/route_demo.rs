@@ -85,7 +85,7 @@ fn run(wad: &str, map: &str) -> Result<String, String> {
     for (wall, goal) in exits(&level) {
         match grid.plan(start, goal) {
             Some(_) => {
-                let inputs = steer(level, &grid, wall, &[goal])?;
+                let inputs = steer(level, &grid, wall, goal)?;
                 return Ok(write_demo(wad, map, &inputs));
             }
             None => tried.push(wall),
@@ -484,20 +484,16 @@ fn turn_between(from: f64, to: f64) -> f64 {
     (to - from + 540.0).rem_euclid(360.0) - 180.0
 }
 
-/// Runs the game through `legs` in turn (the keys, then the place to
-/// press the exit switch `wall` from), and presses it; the input of every
-/// tick.
+/// Runs the game along the plan to `goal` and presses the exit switch
+/// `wall` from there; the input of every tick.
 fn steer(
     level: Level<'_>,
     grid: &Grid,
     wall: WallId,
-    legs: &[(f64, f64)],
+    goal: (f64, f64),
 ) -> Result<Vec<Input>, String> {
     let mut game = Game::new(level);
     let mut inputs = Vec::new();
-    // The places to go through in turn (the keys), the last the exit's.
-    let mut leg = 0;
-    let mut goal = legs[leg];
     let mut path = grid
         .plan(xy(game.player().pos), goal)
         .ok_or_else(|| format!("no path to {goal:?}"))?;
@@ -514,16 +510,6 @@ fn steer(
         let p = game.player();
         let pos = xy(p.pos);
         let facing = p.angle.degrees().to_num::<f64>();
-        // A key reached: on to the next place.
-        if next >= path.len() && leg + 1 < legs.len() {
-            leg += 1;
-            goal = legs[leg];
-            path = grid
-                .plan(pos, goal)
-                .ok_or_else(|| format!("no path from {pos:?} to {goal:?}"))?;
-            next = 0;
-            leg_from = pos;
-        }
         // The exit: face the switch and press it.
         let at_goal = next >= path.len();
         let target = if at_goal {
