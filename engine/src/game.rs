@@ -19,7 +19,8 @@
 //!    eases up after them), fall under gravity off ledges, and stay under
 //!    the ceiling;
 //! 5. friction;
-//! 6. a walk special whose wall the player's centre crossed is set off;
+//! 6. the keys the player touches are picked up ([`crate::specials::keys`]);
+//!    a walk special whose wall the player's centre crossed is set off;
 //! 7. every mover (a door, a lift) steps its plane, carrying or stopping at the
 //!    bodies over it ([`crate::specials`]).
 //!
@@ -36,7 +37,7 @@ use crate::collide::BodyShape;
 use crate::config::{player, MAX_BODIES, MAX_BODY_SIZE};
 use crate::format::{kind, trigger, wall_action};
 use crate::math::{wide, Angle, Fx, Vec2, WVec, Wide};
-use crate::specials::{teleport, Destination, Outcome, World};
+use crate::specials::{teleport, Destination, KeyColour, Outcome, PickedUp, World};
 use crate::world::{Camera, Level, SectorId, WallId};
 
 /// One tick of player input, in the units of a demo line.
@@ -146,6 +147,29 @@ pub struct Game<'a> {
     exit: Option<Exit>,
     /// Ticks the player still stands still after a teleport.
     frozen: u8,
+    /// What the last tick did that the player should be told.
+    events: Events,
+}
+
+/// What a tick did that a frontend may tell the player (DOOM's message
+/// line): a key picked up, a lock that refused.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct Events {
+    /// The key picked up (the last, if several were).
+    pub picked_up: Option<PickedUp>,
+    /// The locked special the player set off without its key (the last,
+    /// if several were).
+    pub locked: Option<Locked>,
+}
+
+/// A locked special that refused: the player lacked its key.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Locked {
+    /// The key it needs.
+    pub colour: KeyColour,
+    /// It is a door opened from its own wall (DOOM says "to open this
+    /// door" for these, "to activate this object" for a locked switch).
+    pub door: bool,
 }
 
 /// How a level ended.
@@ -303,6 +327,7 @@ impl<'a> Game<'a> {
             use_held: false,
             exit: None,
             frozen: 0,
+            events: Events::default(),
         }
     }
 
@@ -441,11 +466,24 @@ impl<'a> Game<'a> {
         self.exit
     }
 
+    /// Gives the player a key of `colour`, as if picked up (a game's
+    /// scripts, a cheat, a test): the locks of that colour open for it.
+    pub fn give_key(&mut self, colour: KeyColour) {
+        self.world.give_key(colour);
+    }
+
+    /// What the last tick did that the player should be told: a key
+    /// picked up, a locked special refused.
+    pub fn events(&self) -> Events {
+        self.events
+    }
+
     /// Advances the game by one tick (none once the level has ended).
     pub fn tick(&mut self, input: Input) {
         if self.exit.is_some() {
             return;
         }
+        self.events = Events::default();
         self.tick = self.tick.wrapping_add(1);
         // Just teleported: the player neither moves nor turns, but can
         // use (DOOM's reactiontime).
@@ -483,6 +521,12 @@ impl<'a> Game<'a> {
             body.stable = true;
         }
         self.ease_view();
+        if let Some(player) = self.bodies.first() {
+            let (pos, z, shape) = (player.at.pos, player.at.z, player.shape);
+            if let Some(key) = self.world.pick_up(&self.level, pos, z, &shape) {
+                self.events.picked_up = Some(key);
+            }
+        }
         if let (Some(from), Some(player)) = (from, self.bodies.first()) {
             let to = player.at.pos;
             self.walk_over(from, to);
@@ -596,9 +640,10 @@ impl<'a> Game<'a> {
     /// player is: a game's scripts open doors and start lifts this way.
     /// True if it acted (started a mover, turned a door round, or ended
     /// the level); false for an index past the list, a spent once-only
-    /// special, or a mover already at work.
+    /// special, a mover already at work, or a locked special whose key
+    /// the player lacks.
     pub fn set_off(&mut self, index: usize) -> bool {
-        self.act_on(index) != Outcome::Nothing
+        !matches!(self.act_on(index), Outcome::Nothing | Outcome::Locked(_))
     }
 
     /// Sets off wall special `index` and carries out what it did: an exit
@@ -611,6 +656,12 @@ impl<'a> Game<'a> {
         match outcome {
             Outcome::Exit(exit) => self.exit = Some(exit),
             Outcome::Teleport(to) => self.teleport(to),
+            Outcome::Locked(colour) => {
+                let map = self.level.map();
+                let action = map.wall_special_at(index).action;
+                let door = wall_action::is_door(action) && action & wall_action::BACK_SECTOR != 0;
+                self.events.locked = Some(Locked { colour, door });
+            }
             Outcome::Nothing | Outcome::Acted => {}
         }
         outcome

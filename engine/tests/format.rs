@@ -1111,6 +1111,51 @@ fn sprite_rotation_faults() {
 }
 
 #[test]
+fn keys_load_within_their_limits() {
+    let key = |kind, radius: i32| ThingRecord {
+        x: Fx::from_num(64),
+        y: Fx::from_num(64),
+        radius: Fx::from_num(radius),
+        kind,
+        ..Default::default()
+    };
+    for (k, lock) in [
+        (kind::BLUE_CARD, 1),
+        (kind::YELLOW_CARD, 2),
+        (kind::RED_CARD, 3),
+        (kind::BLUE_SKULL, 1),
+        (kind::YELLOW_SKULL, 2),
+        (kind::RED_SKULL, 3),
+    ] {
+        assert!(mutate(|o| o.things.push(key(k, 20))).is_ok(), "{k}");
+        assert_eq!(kind::key_lock(k), lock);
+        assert!(kind::is_key(k) && kind::is_drawn(k) && !kind::is_fixed(k));
+    }
+    assert_eq!(kind::key_lock(kind::DECORATION), 0);
+    // A key has a radius to be touched by, within a body's.
+    for r in [0, -4, engine::config::MAX_BODY_SIZE + 1] {
+        assert!(matches!(
+            mutate(|o| o.things.push(key(kind::RED_CARD, r))),
+            Err(LoadError::ValueOutOfRange { what: "thing", .. })
+        ));
+    }
+    // At most MAX_KEY_THINGS.
+    let max = engine::config::MAX_KEY_THINGS;
+    let many = |n: usize| {
+        mutate(|o| {
+            for _ in 0..n {
+                o.things.push(key(kind::BLUE_SKULL, 20));
+            }
+        })
+    };
+    assert!(many(max).is_ok());
+    assert!(matches!(
+        many(max + 1),
+        Err(LoadError::TooMany { what: "keys", .. })
+    ));
+}
+
+#[test]
 fn wall_specials_read_back_and_bad_ones_are_refused() {
     let special = |wall, action, trig| WallSpecialRecord {
         wall,
@@ -1171,6 +1216,9 @@ fn wall_specials_read_back_and_bad_ones_are_refused() {
         (wall_action::EXIT, trigger::REPEAT),
         (wall_action::EXIT, trigger::USE | trigger::WALK),
         (wall_action::EXIT, 8),
+        // Past the lock's two bits.
+        (wall_action::EXIT, trigger::USE | 0x20),
+        (wall_action::EXIT, trigger::USE | 0x80),
     ] {
         assert!(
             matches!(
@@ -1179,6 +1227,15 @@ fn wall_specials_read_back_and_bad_ones_are_refused() {
             ),
             "{action} {trig}"
         );
+    }
+    // Every lock loads and reads back.
+    for lock in [trigger::LOCK_BLUE, trigger::LOCK_YELLOW, trigger::LOCK_RED] {
+        let s = special(2, wall_action::DOOR_OPEN, trigger::USE | lock);
+        let mut o = Owned::new();
+        o.specials = vec![s];
+        let b = o.bytes();
+        let view = MapView::new_checked(&b).unwrap();
+        assert_eq!(trigger::lock(view.wall_special_at(0).trigger), lock >> 3);
     }
     // A section of a length that is not whole records, and every prefix.
     let (at, len) = section(&bytes, b"WSPC");

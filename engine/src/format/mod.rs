@@ -64,6 +64,14 @@
 //! the same meaning, and an older engine skips the section: no version
 //! change.)
 //!
+//! A key thing ([`kind::BLUE_CARD`] to [`kind::RED_SKULL`], at most
+//! [`crate::config::MAX_KEY_THINGS`] of them) is picked up by the player
+//! touching it, and a wall special whose [`trigger`] names a lock
+//! ([`trigger::LOCK_MASK`]) acts only for a player holding a key of that
+//! colour. (Both are values in fields that were there before: an older
+//! engine refuses a locked special as an unknown trigger, and draws a key
+//! it does not know as nothing; no version change.)
+//!
 //! The three BSP sections are DOOM's `NODES`, `SEGS` and `SSECTORS` (the
 //! WAD's own for a DOOM-format map when it can be kept, else the
 //! compiler's node builder's), and every map has them: the renderer draws
@@ -214,12 +222,48 @@ pub mod kind {
     /// Where a [`TELEPORT`](super::wall_action::TELEPORT) special sends
     /// the player, facing the thing's angle. Not drawn, blocks nothing.
     pub const TELEPORT_DESTINATION: u16 = 5;
+    /// A blue keycard: the player picks it up by touching it (a box of
+    /// the thing's radius around it, as DOOM's pickups), and it opens
+    /// the walls locked [`super::trigger::LOCK_BLUE`]. Drawn as a
+    /// decoration is until it is picked up.
+    pub const BLUE_CARD: u16 = 6;
+    /// A yellow keycard ([`BLUE_CARD`]'s rules, for yellow locks).
+    pub const YELLOW_CARD: u16 = 7;
+    /// A red keycard ([`BLUE_CARD`]'s rules, for red locks).
+    pub const RED_CARD: u16 = 8;
+    /// A blue skull key: opens what a [`BLUE_CARD`] opens, as in DOOM.
+    pub const BLUE_SKULL: u16 = 9;
+    /// A yellow skull key.
+    pub const YELLOW_SKULL: u16 = 10;
+    /// A red skull key.
+    pub const RED_SKULL: u16 = 11;
 
     /// Whether a thing of kind `k` stays where the map puts it, drawn
     /// with its sprite (a decoration or a solid thing), rather than
     /// becoming a body or a start.
     pub const fn is_fixed(k: u16) -> bool {
         k == DECORATION || k == SOLID
+    }
+
+    /// Whether a thing of kind `k` is drawn with its sprite where the map
+    /// puts it: a decoration, a solid thing, or a key (until picked up).
+    pub const fn is_drawn(k: u16) -> bool {
+        is_fixed(k) || is_key(k)
+    }
+
+    /// Whether kind `k` is a key, a card or a skull.
+    pub const fn is_key(k: u16) -> bool {
+        k >= BLUE_CARD && k <= RED_SKULL
+    }
+
+    /// The lock a key of kind `k` opens (a [`super::trigger`] lock value,
+    /// 1 blue, 2 yellow, 3 red), or 0 for a kind that is no key.
+    pub const fn key_lock(k: u16) -> u8 {
+        if is_key(k) {
+            ((k - BLUE_CARD) % 3 + 1) as u8
+        } else {
+            0
+        }
     }
 }
 
@@ -580,10 +624,29 @@ pub mod trigger {
     pub const WALK: u8 = 2;
     /// It can be set off again (DOOM's SR and WR); else once.
     pub const REPEAT: u8 = 4;
+    /// Where the lock is kept: two bits, 0 for none, else the key the
+    /// player must hold for the special to act (DOOM's locked doors
+    /// 26-28, 32-34, 99 and 133-137); without it nothing happens, and the
+    /// game says which key was missing.
+    pub const LOCK_MASK: u8 = 0x18;
+    /// The first bit of [`LOCK_MASK`].
+    pub const LOCK_SHIFT: u8 = 3;
+    /// Locked: needs a blue card or skull.
+    pub const LOCK_BLUE: u8 = 1 << LOCK_SHIFT;
+    /// Locked: needs a yellow card or skull.
+    pub const LOCK_YELLOW: u8 = 2 << LOCK_SHIFT;
+    /// Locked: needs a red card or skull.
+    pub const LOCK_RED: u8 = 3 << LOCK_SHIFT;
 
     /// Whether `t` is a valid set of bits.
     pub const fn is_valid(t: u8) -> bool {
-        t & !(USE | WALK | REPEAT) == 0 && (t & USE == 0) != (t & WALK == 0)
+        t & !(USE | WALK | REPEAT | LOCK_MASK) == 0 && (t & USE == 0) != (t & WALK == 0)
+    }
+
+    /// The lock of trigger `t`: 0 none, 1 blue, 2 yellow, 3 red (a
+    /// [`super::kind::key_lock`] value).
+    pub const fn lock(t: u8) -> u8 {
+        (t & LOCK_MASK) >> LOCK_SHIFT
     }
 }
 

@@ -444,10 +444,13 @@ impl<'a> MapView<'a> {
 
     fn check_things(&self) -> Result<(), LoadError> {
         let mut player = false;
+        let mut keys = 0;
         for i in 0..self.thing_count() {
             let t = self.thing(i);
-            let bad_radius = (t.kind == kind::PUSHABLE || t.kind == kind::SOLID)
-                && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(config::MAX_BODY_SIZE));
+            keys += usize::from(kind::is_key(t.kind));
+            let bad_radius =
+                (t.kind == kind::PUSHABLE || t.kind == kind::SOLID || kind::is_key(t.kind))
+                    && (t.radius <= Fx::ZERO || t.radius > Fx::from_num(config::MAX_BODY_SIZE));
             if !in_range(t.x)
                 || !in_range(t.y)
                 || t.angle < Fx::ZERO
@@ -469,6 +472,7 @@ impl<'a> MapView<'a> {
             }
             player |= t.kind == kind::PLAYER_START;
         }
+        too_many("keys", keys, config::MAX_KEY_THINGS)?;
         if !player {
             return Err(LoadError::NoPlayerStart);
         }

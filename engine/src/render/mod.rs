@@ -157,8 +157,8 @@ pub struct Scene<'s, 'a> {
 /// Where a [`Scene`]'s sprites come from.
 #[derive(Copy, Clone, Debug)]
 pub enum Sprites<'s, 'a> {
-    /// The map's decorations (things that stay where the map puts them,
-    /// [`crate::format::kind::is_fixed`]).
+    /// The map's decorations (things drawn where the map puts them,
+    /// [`crate::format::kind::is_drawn`]).
     OfMap,
     /// The map's decorations and every body of the game but the player's
     /// that has a sprite (see [`sprites_of`]).
@@ -225,7 +225,8 @@ impl<'s, 'a: 's> Scene<'s, 'a> {
             Sprites::OfGame(game) => (true, Some(game), &[][..]),
             Sprites::List(list) => (false, None, list),
         };
-        let decorations = map.then(|| sprite::decorations(&self.level));
+        let keys = game.map(|g| g.world().keys());
+        let decorations = map.then(|| sprite::decorations(&self.level, keys));
         let bodies = game.map(sprite::bodies);
         decorations
             .into_iter()

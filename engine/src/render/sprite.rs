@@ -23,6 +23,7 @@ use super::RenderStats;
 use crate::format::{kind, TextureView, NONE};
 use crate::game::Game;
 use crate::math::{Angle, Fx, Vec2};
+use crate::specials::Keys;
 use crate::world::{Level, SectorId};
 
 /// Most sprites drawn in one frame (DOOM's `MAXVISSPRITES`); the farthest
@@ -91,11 +92,17 @@ impl From<&Sprite> for Source {
 }
 
 /// The map's decorations: things that stay where they stand
-/// ([`kind::is_fixed`]: decorations and solid things) with a sprite, on
-/// the floor, with their rotations.
-pub(crate) fn decorations<'a>(level: &Level<'a>) -> impl Iterator<Item = Source> + 'a {
-    level.map().things().filter_map(|t| {
-        (kind::is_fixed(t.kind) && t.sprite != NONE).then_some(Source {
+/// and the keys ([`kind::is_drawn`]) with a sprite, on the floor, with
+/// their rotations; but the keys `keys` says are picked up (none without
+/// it).
+pub(crate) fn decorations<'a>(
+    level: &Level<'a>,
+    keys: Option<&'a Keys>,
+) -> impl Iterator<Item = Source> + 'a {
+    level.map().things().enumerate().filter_map(move |(i, t)| {
+        let taken = || kind::is_key(t.kind) && keys.is_some_and(|k| k.is_taken(i));
+        let shown = kind::is_drawn(t.kind) && !taken();
+        (shown && t.sprite != NONE).then_some(Source {
             pos: Vec2::new(t.x, t.y),
             z: None,
             sector: None,
@@ -129,7 +136,7 @@ pub(crate) fn bodies<'g>(game: &'g Game<'_>) -> impl Iterator<Item = Source> + '
 pub fn sprites_of<const N: usize>(game: &Game<'_>, out: &mut HVec<Sprite, N>) -> usize {
     let level = game.level();
     let mut dropped = 0;
-    for s in decorations(&level).chain(bodies(game)) {
+    for s in decorations(&level, Some(game.world().keys())).chain(bodies(game)) {
         let z = s.z.unwrap_or_else(|| floor_at(&level, s.pos));
         let sprite = Sprite {
             pos: s.pos,

@@ -114,7 +114,7 @@ pub(crate) fn divided_shot(
     let (w, h) = (160, 100);
     let mut pixels = vec![0u32; w * h];
     let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-    let sources = sprite::decorations(level).filter(|_| sprites);
+    let sources = sprite::decorations(level, None).filter(|_| sprites);
     let stats = render_sources(level, cam, shades, sources, &mut frame, (division, routes));
     (pixels, stats)
 }
@@ -135,7 +135,7 @@ fn wide_pixels_show_the_picture_of_twice_the_columns() {
         for cam in &views {
             let mut square = vec![0u32; 2 * w * h];
             let mut frame = Frame::new(&mut square, 2 * w, h, 2 * w).unwrap();
-            let sources = sprite::decorations(&level);
+            let sources = sprite::decorations(&level, None);
             render_sources(
                 &level,
                 cam,
@@ -146,7 +146,7 @@ fn wide_pixels_show_the_picture_of_twice_the_columns() {
             );
             let mut wide = vec![0u32; w * h];
             let mut frame = Frame::new(&mut wide, w, h, w).unwrap().with_wide_pixels();
-            let sources = sprite::decorations(&level);
+            let sources = sprite::decorations(&level, None);
             render_sources(
                 &level,
                 cam,
@@ -203,7 +203,7 @@ fn batched_walls_change_no_pixel() {
                     if batched {
                         frame = frame.with_batched_walls();
                     }
-                    let sources = sprite::decorations(&level);
+                    let sources = sprite::decorations(&level, None);
                     render_sources(
                         &level,
                         cam,
@@ -636,7 +636,7 @@ fn stepped_segs_draw_what_exact_segs_draw() {
         let shot = |cam: &Camera, exact: bool| {
             let mut pixels = vec![0u32; w * h];
             let mut frame = Frame::new(&mut pixels, w, h, w).unwrap();
-            let sources = sprite::decorations(&level);
+            let sources = sprite::decorations(&level, None);
             let routes = Routes {
                 exact_segs: exact,
                 ..Routes::default()

@@ -1,7 +1,8 @@
 //! What the level does as the game plays: the sectors' changing state and
 //! the movers that change it (DOOM's thinkers: doors, lifts, floors, and
 //! the sectors' own lights), set off
-//! by wall specials, and where teleporters lead.
+//! by wall specials, where teleporters lead, and the keys that locked
+//! specials ask for ([`keys`]).
 //!
 //! [`World`] holds a [`SectorState`] for each sector (up to
 //! [`MAX_LIVE_SECTORS`]: sectors past it keep the map's heights and never
@@ -17,6 +18,7 @@
 pub mod ceiling;
 pub mod door;
 pub mod floor;
+pub mod keys;
 pub mod lift;
 pub mod light;
 mod plane;
@@ -27,11 +29,12 @@ use heapless::Vec as HVec;
 use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SECRETS, MAX_SPENT_SPECIALS};
 use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
-use crate::math::Fx;
+use crate::math::{Fx, Vec2};
 use crate::world::{Level, SectorId, SectorState, WallId};
 pub use ceiling::Ceiling;
 pub use door::{Door, DoorKind, Motion};
 pub use floor::Floor;
+pub use keys::{KeyColour, Keys, PickedUp};
 pub use lift::{Lift, LiftMotion};
 pub use light::{Light, LightKind, Random};
 use plane::Stage;
@@ -83,6 +86,9 @@ pub enum Outcome {
     Exit(Exit),
     /// The player is to go here.
     Teleport(Destination),
+    /// Nothing: the special is locked and the player lacks its key (a
+    /// once-only special stays unspent).
+    Locked(KeyColour),
 }
 
 /// The level's changing part: each sector's state, the movers at work and
@@ -100,6 +106,8 @@ pub struct World {
     random: Random,
     /// The secret sectors the player has found, in the order found.
     secrets: HVec<u16, MAX_SECRETS>,
+    /// The keys lying in the level and held.
+    keys: Keys,
 }
 
 impl World {
@@ -125,7 +133,34 @@ impl World {
             lights,
             random,
             secrets: HVec::new(),
+            keys: Keys::new(&level),
         }
+    }
+
+    /// The keys: which lie in the level, which the player holds.
+    pub fn keys(&self) -> &Keys {
+        &self.keys
+    }
+
+    /// The player now holds a key of `colour`.
+    pub(crate) fn give_key(&mut self, colour: KeyColour) {
+        self.keys.give(colour);
+    }
+
+    /// The player, of `shape`, stands at `pos` with its feet at `z`: the
+    /// keys it touches are picked up. Returns the last one that was.
+    pub(crate) fn pick_up(
+        &mut self,
+        level: &Level<'_>,
+        pos: Vec2,
+        z: Fx,
+        shape: &crate::collide::BodyShape,
+    ) -> Option<PickedUp> {
+        if !self.keys.any_lying() {
+            return None;
+        }
+        let live = level.with_state(&self.sectors);
+        self.keys.touch(&live, pos, z, shape)
     }
 
     /// How many secret sectors the player has found.
@@ -234,19 +269,33 @@ impl World {
         for &s in self.secrets.iter() {
             h.u32(5 << 16 | u32::from(s));
         }
+        // Only a player with keys hashes them.
+        for &t in self.keys.taken() {
+            h.u32(7 << 16 | u32::from(t));
+        }
+        if self.keys.held_bits() != 0 {
+            h.u32(8 << 16 | u32::from(self.keys.held_bits()));
+        }
         h.0
     }
 
     /// Sets off wall special `index` of the map (the player used it or
-    /// walked over it). Once-only specials act once.
+    /// walked over it). Once-only specials act once; a locked one acts
+    /// only while the player holds its key.
     pub(crate) fn set_off(&mut self, level: &Level<'_>, index: usize) -> Outcome {
         let map = *level.map();
         if index >= map.wall_special_count() || self.is_spent(index) {
             return Outcome::Nothing;
         }
         let special = map.wall_special_at(index);
+        if let Some(colour) = KeyColour::of_lock(trigger::lock(special.trigger)) {
+            if !self.keys.holds(colour) {
+                return Outcome::Locked(colour);
+            }
+        }
         let outcome = self.act(level, &special);
-        if outcome != Outcome::Nothing && special.trigger & trigger::REPEAT == 0 {
+        let acted = !matches!(outcome, Outcome::Nothing | Outcome::Locked(_));
+        if acted && special.trigger & trigger::REPEAT == 0 {
             if let Ok(i) = u16::try_from(index) {
                 if let Err(at) = self.spent.binary_search(&i) {
                     // A full list leaves the special usable again.
