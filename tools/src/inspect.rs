@@ -118,7 +118,7 @@ fn num(v: Fx) -> Value {
 ///  "things":[{"x","y","angle","radius","kind","type","sprite",
 ///             "rotations":[{"texture","mirrored"}]}],
 ///  "player_start":{"x","y","angle"},
-///  "specials":[{"wall","action","trigger","repeat","tag","back_sector"}],
+///  "specials":[{"wall","action","trigger","repeat","tag","back_sector","key"}],
 ///  "textures":[{"name","width","height","flags"}], "sky",
 ///  "blockmap":{"origin_x","origin_y","block_size","cols","rows","entries"},
 ///  "bsp":{"nodes":[{"x","y","dx","dy","right_box","left_box","right","left"}],
@@ -127,7 +127,11 @@ fn num(v: Fx) -> Value {
 /// ```
 ///
 /// `back` is `null` for a one-sided wall; `kind` is `"player_start"`,
-/// `"pushable"`, `"decoration"` or the raw number; `player_start` is
+/// `"pushable"`, `"decoration"`, `"teleport_destination"`, a key
+/// (`"blue_card"`, `"yellow_card"`, `"red_card"`, `"blue_skull"`,
+/// `"yellow_skull"`, `"red_skull"`) or the raw number; a special's `key`
+/// is the colour a locked one needs (`"blue"`, `"yellow"`, `"red"`),
+/// else `null`; `player_start` is
 /// `null` only for a map the engine would refuse anyway. Texture indices
 /// (`front_side`/`back_side` into `sides`; `upper`, `middle`, `lower`,
 /// `sprite`, `sky` and the sector textures into `textures`) are `null` for
@@ -193,6 +197,12 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 // told apart by "solid", so readers of "kind" keep working.
                 kind::DECORATION | kind::SOLID => json!("decoration"),
                 kind::TELEPORT_DESTINATION => json!("teleport_destination"),
+                kind::BLUE_CARD => json!("blue_card"),
+                kind::YELLOW_CARD => json!("yellow_card"),
+                kind::RED_CARD => json!("red_card"),
+                kind::BLUE_SKULL => json!("blue_skull"),
+                kind::YELLOW_SKULL => json!("yellow_skull"),
+                kind::RED_SKULL => json!("red_skull"),
                 k => json!(k),
             };
             json!({
@@ -318,6 +328,8 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "repeat": s.trigger & engine::format::trigger::REPEAT != 0,
                 "tag": s.tag,
                 "back_sector": s.action & act::BACK_SECTOR != 0,
+                "key": engine::specials::KeyColour::of_lock(engine::format::trigger::lock(s.trigger))
+                    .map(|c| c.name()),
             })
         })
         .collect();

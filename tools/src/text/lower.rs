@@ -416,6 +416,54 @@ impl<'a> Compiler<'a> {
                 },
                 span,
             }),
+            Stmt::Key {
+                lock,
+                skull,
+                x,
+                y,
+                span,
+            } => {
+                // DOOM's thing numbers, cards then skulls, blue, yellow, red.
+                let (kind, type_id) = match (lock, skull) {
+                    (1, false) => (kind::BLUE_CARD, 5),
+                    (2, false) => (kind::YELLOW_CARD, 6),
+                    (3, false) => (kind::RED_CARD, 13),
+                    (1, true) => (kind::BLUE_SKULL, 40),
+                    (2, true) => (kind::YELLOW_SKULL, 39),
+                    _ => (kind::RED_SKULL, 38),
+                };
+                if self
+                    .things
+                    .iter()
+                    .filter(|t| kind::is_key(t.record.kind))
+                    .count()
+                    == config::MAX_KEY_THINGS
+                {
+                    let d = self.error(
+                        span,
+                        format!(
+                            "too many keys: a map holds at most {}",
+                            config::MAX_KEY_THINGS
+                        ),
+                    );
+                    self.push(d);
+                    return;
+                }
+                self.thing(ThingDef {
+                    record: ThingRecord {
+                        x,
+                        y,
+                        angle: Fx::ZERO,
+                        // DOOM's pickups' radius.
+                        radius: Fx::from_num(20),
+                        kind,
+                        type_id,
+                        sprite: engine::format::NONE,
+                        rotations: 0,
+                    },
+                    span,
+                })
+            }
             Stmt::Entity { x, y, radius, span } => self.thing(ThingDef {
                 record: ThingRecord {
                     x,
@@ -939,6 +987,16 @@ impl<'a> Compiler<'a> {
         let mut entities_seen = 0;
         for (i, t) in self.things.iter().enumerate() {
             let r = t.record;
+            if kind::is_key(r.kind) {
+                // A key blocks nothing: only where it lies matters.
+                if level.locate(Vec2::new(r.x, r.y)).is_none() {
+                    out.push(
+                        warn(t.span, "this key is outside every sector".to_string())
+                            .note("it must lie inside a sector's loops to be picked up"),
+                    );
+                }
+                continue;
+            }
             let is_player = r.kind == kind::PLAYER_START;
             let what = thing_name(r.kind, "the player start", "this entity", "this obstacle");
             let pos = Vec2::new(r.x, r.y);
@@ -990,6 +1048,9 @@ impl<'a> Compiler<'a> {
             // Bodies overlapping each other (pairs reported once).
             for u in self.things.iter().take(i) {
                 let q = u.record;
+                if kind::is_key(q.kind) {
+                    continue;
+                }
                 let reach = r.radius.to_num::<f64>() + q.radius.to_num::<f64>();
                 let (dx, dy) = ((r.x - q.x).to_num::<f64>(), (r.y - q.y).to_num::<f64>());
                 if dx * dx + dy * dy < reach * reach {

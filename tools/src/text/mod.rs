@@ -13,6 +13,7 @@
 //! entity X Y RADIUS                    # a pushable round body
 //! obstacle X Y RADIUS                  # a round post that never moves and no body enters
 //! exit V1 V2 [secret] [walk]           # the wall V1-V2 ends the level: used (or walked over)
+//! key blue|yellow|red X Y [skull]      # a keycard (skull key) to pick up; walls take `key COLOUR`
 //! ```
 //!
 //! * One statement per line; tokens are separated by white space. A `#`

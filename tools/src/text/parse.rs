@@ -147,6 +147,21 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `key COLOUR X Y [skull]`: a keycard (or skull key) the player
+    /// picks up by touching it; `lock` is its colour as a
+    /// [`trigger::lock`] value.
+    Key {
+        /// 1 blue, 2 yellow, 3 red.
+        lock: u8,
+        /// A skull key rather than a card.
+        skull: bool,
+        /// Position.
+        x: Fx,
+        /// Position.
+        y: Fx,
+        /// The whole statement.
+        span: Span,
+    },
     /// `entity X Y RADIUS`.
     Entity {
         /// Position.
@@ -224,7 +239,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 17] = [
+pub const KEYWORDS: [&str; 18] = [
     "title",
     "vertex",
     "sector",
@@ -240,6 +255,7 @@ pub const KEYWORDS: [&str; 17] = [
     "stairs",
     "teleport",
     "destination",
+    "key",
     "textures",
     "texture",
 ];
@@ -421,6 +437,20 @@ pub fn parse_line<'a>(
                 Stmt::Destination { x, y, angle, span }
             }
         }
+        "key" => {
+            let lock = p.key_colour()?;
+            let x = p.coordinate("X coordinate")?;
+            let y = p.coordinate("Y coordinate")?;
+            let skull = p.tokens.get(p.pos).is_some_and(|t| t.text == "skull");
+            p.pos += usize::from(skull);
+            Stmt::Key {
+                lock,
+                skull,
+                x: x.value,
+                y: y.value,
+                span: stmt_span,
+            }
+        }
         "entity" | "obstacle" => {
             let x = p.coordinate("X coordinate")?;
             let y = p.coordinate("Y coordinate")?;
@@ -496,11 +526,15 @@ impl<'a> Parser<'_, 'a> {
             "player" => "player X Y ANGLE",
             "obstacle" => "obstacle X Y RADIUS",
             "exit" => "exit V1 V2 [secret] [walk]",
-            "door" => "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once]",
-            "lift" => "lift V1 V2 [fast|perpetual|stop] [tag N] [walk] [once]",
-            "floor" => "floor V1 V2 KIND tag N [walk] [once]",
-            "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once]",
-            "stairs" => "stairs V1 V2 [fast] tag N [walk] [once]",
+            "door" => {
+                "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once] \
+                 [key COLOUR]"
+            }
+            "lift" => "lift V1 V2 [fast|perpetual|stop] [tag N] [walk] [once] [key COLOUR]",
+            "floor" => "floor V1 V2 KIND tag N [walk] [once] [key COLOUR]",
+            "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once] [key COLOUR]",
+            "stairs" => "stairs V1 V2 [fast] tag N [walk] [once] [key COLOUR]",
+            "key" => "key blue|yellow|red X Y [skull]",
             "teleport" => "teleport V1 V2 tag N [once]",
             "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",
@@ -815,12 +849,13 @@ impl<'a> Parser<'_, 'a> {
         let what = self.keyword;
         let v1 = self.name("vertex")?;
         let v2 = self.name("vertex")?;
-        let (mut kind, mut tag, mut walk, mut once) = (None, 0, false, false);
-        let words = format!("a {what} kind, `tag`, `walk` or `once`");
+        let (mut kind, mut tag, mut walk, mut once, mut lock) = (None, 0, false, false, 0);
+        let words = format!("a {what} kind, `tag`, `walk`, `once` or `key`");
         while self.pos < self.tokens.len() {
             let t = self.next(&words)?;
             match t.text {
                 "tag" if tag == 0 => tag = self.tag()?,
+                "key" if lock == 0 => lock = self.key_colour()?,
                 "walk" if !walk => walk = true,
                 "once" if !once => once = true,
                 k if kind.is_none() => match kinds.iter().find(|f| f.0 == k) {
@@ -848,7 +883,10 @@ impl<'a> Parser<'_, 'a> {
             return Err(error(span, format!("a {what} needs `tag N`"))
                 .help("give the sectors it moves `tag N` and the wall the same tag"));
         }
-        Ok(wall_special(v1, v2, action, walk, once, tag, span))
+        Ok(locked(
+            wall_special(v1, v2, action, walk, once, tag, span),
+            lock,
+        ))
     }
 
     /// `door V1 V2 [KIND] [fast] [tag N] [walk] [once]`, or `lift V1 V2
@@ -861,8 +899,9 @@ impl<'a> Parser<'_, 'a> {
         let v1 = self.name("vertex")?;
         let v2 = self.name("vertex")?;
         let (mut kind, mut fast, mut tag, mut walk, mut once) = (None, false, 0, false, false);
+        let mut lock = 0;
         const WORDS: &str = "`raise`, `open`, `close`, `close_wait_open` (doors), `perpetual`, \
-             `stop` (lifts), `fast`, `tag`, `walk` or `once`";
+             `stop` (lifts), `fast`, `tag`, `walk`, `once` or `key`";
         while self.pos < self.tokens.len() {
             let t = self.next(WORDS)?;
             match t.text {
@@ -871,6 +910,7 @@ impl<'a> Parser<'_, 'a> {
                 }
                 "perpetual" | "stop" if kind.is_none() && lift => kind = Some(t.text),
                 "fast" if !fast => fast = true,
+                "key" if lock == 0 => lock = self.key_colour()?,
                 "tag" if tag == 0 => tag = self.tag()?,
                 "walk" if !walk => walk = true,
                 "once" if !once => once = true,
@@ -913,7 +953,46 @@ impl<'a> Parser<'_, 'a> {
         } else {
             action
         };
-        Ok(wall_special(v1, v2, action, walk, once, tag, span))
+        Ok(locked(
+            wall_special(v1, v2, action, walk, once, tag, span),
+            lock,
+        ))
+    }
+
+    /// A key's colour, `blue`, `yellow` or `red`, as a [`trigger::lock`]
+    /// value.
+    fn key_colour(&mut self) -> Result<u8, ParseError> {
+        let t = self.next("a key colour (`blue`, `yellow` or `red`)")?;
+        match t.text {
+            "blue" => Ok(1),
+            "yellow" => Ok(2),
+            "red" => Ok(3),
+            other => Err(
+                error(t.span, format!("unknown key colour `{}`", shown(other)))
+                    .help("the colours are `blue`, `yellow` and `red`"),
+            ),
+        }
+    }
+}
+
+/// `stmt`, a wall special, locked with `lock` (0: not locked).
+fn locked(stmt: Stmt<'_>, lock: u8) -> Stmt<'_> {
+    match stmt {
+        Stmt::Door {
+            v1,
+            v2,
+            mut special,
+            span,
+        } => {
+            special.trigger |= (lock << trigger::LOCK_SHIFT) & trigger::LOCK_MASK;
+            Stmt::Door {
+                v1,
+                v2,
+                special,
+                span,
+            }
+        }
+        other => other,
     }
 }
 

@@ -776,3 +776,59 @@ fn door_and_lift_statements_put_movers_on_their_walls() {
     let e = errors(&rooms_with("ceiling 128 light", "ceiling 128 tag x light"));
     assert!(e[0].2.contains("invalid tag `x`"), "{e:?}");
 }
+
+#[test]
+fn keys_and_locked_walls() {
+    use engine::format::{kind, trigger};
+    // The door behind b-c, locked blue; a yellow skull and a red card in
+    // the hall.
+    let src = format!("{ROOMS}door c b key blue once\nkey yellow 64 64 skull\nkey red 100 100\n");
+    let out = compile_source(&src, "t").unwrap();
+    let level = Level::load(&out.bytes).unwrap();
+    let map = level.map();
+    let door = map.wall_special_at(0);
+    assert_eq!(door.trigger, trigger::USE | trigger::LOCK_BLUE);
+    let keys: Vec<_> = map.things().filter(|t| kind::is_key(t.kind)).collect();
+    assert_eq!(keys.len(), 2);
+    assert_eq!(
+        (keys[0].kind, keys[0].type_id, keys[0].radius),
+        (kind::YELLOW_SKULL, 39, Fx::from_num(20))
+    );
+    assert_eq!((keys[1].kind, keys[1].type_id), (kind::RED_CARD, 13));
+    assert_eq!(
+        (keys[1].x, keys[1].y),
+        (Fx::from_num(100), Fx::from_num(100))
+    );
+    // Every mover statement takes a lock.
+    for stmt in [
+        "lift c b key red",
+        "floor c b raise tag 2 key yellow",
+        "ceiling c b lower_to_floor tag 2 key red",
+        "stairs c b tag 2 key blue",
+    ] {
+        let src = format!(
+            "{}{stmt}\n",
+            rooms_with("floor 16 ceiling 120", "floor 16 ceiling 120 tag 2")
+        );
+        let out = compile_source(&src, "t").unwrap_or_else(|e| panic!("{stmt}: {e}"));
+        let level = Level::load(&out.bytes).unwrap();
+        assert_ne!(
+            trigger::lock(level.map().wall_special_at(0).trigger),
+            0,
+            "{stmt}"
+        );
+    }
+    // Mistakes.
+    let e = error(&format!("{ROOMS}door c b key green\n"));
+    assert!(
+        e.message.contains("unknown key colour `green`"),
+        "{}",
+        e.message
+    );
+    let e = error(&format!("{ROOMS}door c b key blue key red\n"));
+    assert!(e.message.contains("found `key`"), "{}", e.message);
+    let e = error(&format!("{ROOMS}key blue 64\n"));
+    assert!(e.message.contains("Y coordinate"), "{}", e.message);
+    let e = error(&format!("{ROOMS}key blue 64 64 card\n"));
+    assert!(e.message.contains("unexpected `card`"), "{}", e.message);
+}
