@@ -246,6 +246,9 @@ impl<'a> Session<'a> {
                 self.notices
                     .push(Notice::Message("A SECRET IS REVEALED!".into()));
             }
+            if let Some(text) = key_message(self.game.events()) {
+                self.notices.push(Notice::Message(text));
+            }
             if let Some(t) = self.trace.as_mut() {
                 t.record(&self.game.player())?;
             }
@@ -398,6 +401,24 @@ impl<'a> Session<'a> {
     }
 }
 
+/// What the message line says of a tick's keys, DOOM's words: a key
+/// picked up, or the one a lock asked for.
+fn key_message(events: engine::game::Events) -> Option<String> {
+    if let Some(lock) = events.locked {
+        let what = if lock.door {
+            "OPEN THIS DOOR"
+        } else {
+            "ACTIVATE THIS OBJECT"
+        };
+        let colour = lock.colour.name().to_uppercase();
+        return Some(format!("YOU NEED A {colour} KEY TO {what}"));
+    }
+    let key = events.picked_up?;
+    let colour = key.colour.name().to_uppercase();
+    let what = if key.skull { "SKULL KEY" } else { "KEYCARD" };
+    Some(format!("PICKED UP A {colour} {what}."))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,6 +484,32 @@ mod tests {
             [
                 Notice::Message("A SECRET IS REVEALED!".into()),
                 Notice::Exit(engine::game::Exit::Normal)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_lock_and_a_key_are_told_on_the_message_line() {
+        // The player faces a blue door with the card behind it: use is
+        // refused, then the walk back picks the card up.
+        let src = "vertex a 0 0\nvertex b 256 0\nvertex c 256 128\nvertex d 0 128\n\
+                   vertex e 272 0\nvertex f 272 128\n\
+                   sector hall floor 0 ceiling 128\nsector door floor 0 ceiling 0\n\
+                   loop hall a b c d a\nloop door b e f c b\n\
+                   door c b key blue\nkey blue 40 64\nplayer 220 64 0\n";
+        let map = tools::compile_source(src, "t").unwrap();
+        let level = Level::load(&map.bytes).unwrap();
+        let mut s = session(level, "0 E down\n1 E up\n2 S down\n40 S up\n41 quit\n");
+        let mut notices = Vec::new();
+        while !s.quit() {
+            s.step(&Live::default()).unwrap();
+            notices.extend(s.notices());
+        }
+        assert_eq!(
+            notices,
+            [
+                Notice::Message("YOU NEED A BLUE KEY TO OPEN THIS DOOR".into()),
+                Notice::Message("PICKED UP A BLUE KEYCARD.".into()),
             ]
         );
     }

@@ -118,7 +118,7 @@ pub fn spin_sprites(level: &Level<'_>) -> Vec<Sprite> {
         .map()
         .things()
         .filter(|t| {
-            engine::format::kind::is_fixed(t.kind)
+            engine::format::kind::is_drawn(t.kind)
                 && t.sprite != engine::format::NONE
                 && !DOOM_MONSTERS.contains(&t.type_id)
         })
@@ -497,7 +497,7 @@ mod tests {
         let out = crate::maps::compile_wad_map(&wad, "freedoom1.wad", "E1M1", None).unwrap();
         let level = Level::load(&out.bytes).unwrap();
         let drawn = |t: &engine::format::ThingRecord| {
-            engine::format::kind::is_fixed(t.kind) && t.sprite != engine::format::NONE
+            engine::format::kind::is_drawn(t.kind) && t.sprite != engine::format::NONE
         };
         let things: Vec<_> = level.map().things().filter(drawn).collect();
         let monsters = things
