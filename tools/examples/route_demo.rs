@@ -16,9 +16,11 @@
 //!
 //! The plan has two layers, the map with its lifts up and with them down,
 //! and changes layer where the player fits in both: a lift is walked onto
-//! at the bottom and ridden up. The game has no keys yet (locked doors are
-//! compiled open, and a route walks through them), and a way that opens
-//! only after a switch raises or lowers a floor elsewhere is not found.
+//! at the bottom and ridden up. A map with locked specials is walked first
+//! to a key of each colour they need (the nearest reachable one, in the
+//! order of their colours: blue, yellow, red), then to the exit. A way that
+//! opens only after a switch raises or lowers a floor elsewhere is not
+//! found.
 
 use std::collections::BinaryHeap;
 use std::process::ExitCode;
@@ -32,6 +34,11 @@ use engine::world::{Level, SectorId, WallId};
 const CELL: f64 = 8.0;
 /// The player's radius, and a little room: steering is not exact.
 const ROOM: f64 = 18.0;
+/// Nearer than this to a ledge, the player stands on it whatever its
+/// height (half its radius: most of the disc is over it); further out, on
+/// the low side of a ledge too high to climb, it is in the pit, where a
+/// steering a few units off would slip anyway.
+const OVERHANG: f64 = 8.0;
 /// DOOM's step: the highest floor the player walks up onto.
 const STEP: f64 = 24.0;
 /// Head room the player needs.
@@ -79,21 +86,71 @@ fn run(wad: &str, map: &str) -> Result<String, String> {
     }
     // The plan's second layer: the map with every lift down.
     let lowered = lifts_down(&plan_level, &level);
-    let grid = Grid::new(&[plan_level, plan_level.with_state(&lowered)]);
+    let mut grid = Grid::new(&[plan_level, plan_level.with_state(&lowered)]);
+    grid.lock_doors(&level);
     let start = xy(Game::new(level).player().pos);
+    let keys = keys_needed(&level, &grid, start)?;
+    let from = keys.last().map_or(start, |k| k.0);
     let mut tried = Vec::new();
     for (wall, goal) in exits(&level) {
-        match grid.plan(start, goal) {
-            Some(_) => {
-                let inputs = steer(level, &grid, wall, goal)?;
-                return Ok(write_demo(wad, map, &inputs));
-            }
-            None => tried.push(wall),
+        if grid.plan(from, goal).is_none() {
+            tried.push(wall);
+            continue;
         }
+        // Each key in turn, then the exit.
+        let mut legs: Vec<Leg> = keys.iter().map(|k| Leg::Fetch(k.0)).collect();
+        legs.push(Leg::Exit(wall, goal));
+        grid.hold(0);
+        let inputs = steer(level, &grid, &legs)?;
+        return Ok(write_demo(wad, map, &inputs));
     }
     Err(format!(
         "no exit switch reachable from the start (tried walls {tried:?})"
     ))
+}
+
+/// A part of the route.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Leg {
+    /// Go to the key lying here and pick it up.
+    Fetch((f64, f64)),
+    /// Go to the spot and press use facing the exit switch.
+    Exit(WallId, (f64, f64)),
+}
+
+/// Where a key lies, and its colour bit (blue 1, yellow 2, red 4).
+type KeySpot = ((f64, f64), u8);
+
+/// Where the keys lie that the map's locked specials need, one of each
+/// colour, in the order to fetch them, each with its colour bit: for each
+/// colour (blue, yellow, red) the nearest key the plan reaches from the
+/// last place, holding the keys before it.
+fn keys_needed(level: &Level<'_>, grid: &Grid, start: (f64, f64)) -> Result<Vec<KeySpot>, String> {
+    use engine::format::kind;
+    let m = *level.map();
+    let mut out = Vec::new();
+    let mut from = start;
+    grid.hold(0);
+    for lock in 1..=3 {
+        let locked = (0..m.wall_special_count())
+            .any(|k| trigger::lock(m.wall_special_at(k).trigger) == lock);
+        if !locked {
+            continue;
+        }
+        let nearest = m
+            .things()
+            .filter(|t| kind::key_lock(t.kind) == lock)
+            .map(|t| (t.x.to_num::<f64>(), t.y.to_num::<f64>()))
+            .filter_map(|p| Some((grid.plan(from, p)?.len(), p)))
+            .min_by(|a, b| a.0.cmp(&b.0).then(a.1 .0.total_cmp(&b.1 .0)));
+        let Some((_, p)) = nearest else {
+            return Err(format!("no key of lock {lock} reachable from {from:?}"));
+        };
+        out.push((p, 1 << (lock - 1)));
+        from = p;
+        grid.hold(grid.held.get() | 1 << (lock - 1));
+    }
+    Ok(out)
 }
 
 /// The sectors' state of `plan` with every sector that a lift special of
@@ -137,17 +194,20 @@ fn exits(level: &Level<'_>) -> Vec<(WallId, (f64, f64))> {
     (0..m.wall_special_count())
         .map(|k| m.wall_special_at(k))
         .filter(|s| s.action == wall_action::EXIT && s.trigger & trigger::USE != 0)
-        .map(|s| {
-            let w = level.wall(WallId(s.wall));
-            let (a, b) = (xy(w.a), xy(w.b));
-            let (dx, dy) = (b.0 - a.0, b.1 - a.1);
-            let len = dx.hypot(dy);
-            let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
-            // The front is the right of a -> b.
-            let n = (dy / len, -dx / len);
-            (WallId(s.wall), (mid.0 + n.0 * 30.0, mid.1 + n.1 * 30.0))
-        })
+        .map(|s| (WallId(s.wall), front_of(level, WallId(s.wall))))
         .collect()
+}
+
+/// The spot 30 units in front of the middle of `wall`, to press it from.
+fn front_of(level: &Level<'_>, wall: WallId) -> (f64, f64) {
+    let w = level.wall(wall);
+    let (a, b) = (xy(w.a), xy(w.b));
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let len = dx.hypot(dy);
+    let mid = ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0);
+    // The front is the right of a -> b.
+    let n = (dy / len, -dx / len);
+    (mid.0 + n.0 * 30.0, mid.1 + n.1 * 30.0)
 }
 
 fn xy(v: Vec2) -> (f64, f64) {
@@ -179,6 +239,14 @@ struct Grid {
     cols: usize,
     rows: usize,
     floor: Vec<Vec<Option<f32>>>,
+    /// Per layer and cell: over the foot of a ledge too high to climb
+    /// back (a pit's rim): the plans keep off these where they can.
+    edge: Vec<Vec<bool>>,
+    /// Per cell, the key colour bit (blue 1, yellow 2, red 4) of the
+    /// locked door it is in, or 0.
+    lock: Vec<u8>,
+    /// The colour bits held: locked doors of other colours are walls.
+    held: std::cell::Cell<u8>,
 }
 
 impl Grid {
@@ -223,12 +291,14 @@ impl Grid {
             }
         }
         let mut floors = Vec::new();
+        let mut edges = Vec::new();
         for level in layers {
             let sector = |s: SectorId| {
                 let s = level.sector(s);
                 (s.floor.to_num::<f64>(), s.ceiling.to_num::<f64>())
             };
             let mut floor = vec![None; cols * rows];
+            let mut risky = vec![false; cols * rows];
             for r in 0..rows {
                 for c in 0..cols {
                     let p = (lo.0 + c as f64 * CELL, lo.1 + r as f64 * CELL);
@@ -237,6 +307,8 @@ impl Grid {
                         continue;
                     };
                     let (mut f, mut ce) = sector(s);
+                    let own = f;
+                    let mut edge = false;
                     let mut fits = true;
                     let bc0 = (((p.0 - ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
                     let bc1 = (((p.0 + ROOM - lo.0) / bucket).max(0.0) as usize).min(bcols - 1);
@@ -249,14 +321,24 @@ impl Grid {
                                 if to_segment(p, xy(w.a), xy(w.b)) >= ROOM {
                                     continue;
                                 }
-                                let Some(back) = w.back else {
+                                let impassable =
+                                    w.flags & engine::format::wall_flag::IMPASSABLE != 0;
+                                let Some(back) = w.back.filter(|_| !impassable) else {
                                     fits = false;
                                     break 'near;
                                 };
+                                // The feet stand on the highest floor the
+                                // disc is over, and near a step up on it;
+                                // by the foot of a ledge too high to climb
+                                // back, a slip falls off it.
+                                let over = to_segment(p, xy(w.a), xy(w.b)) < OVERHANG;
                                 for s in [w.front, back] {
                                     let (sf, sc) = sector(s);
-                                    f = f.max(sf);
+                                    if over || sf <= own + STEP {
+                                        f = f.max(sf);
+                                    }
                                     ce = ce.min(sc);
+                                    edge |= sf > own + STEP;
                                 }
                             }
                         }
@@ -266,17 +348,61 @@ impl Grid {
                     }
                     if fits && ce - f >= HEIGHT {
                         floor[r * cols + c] = Some(f as f32);
+                        risky[r * cols + c] = edge;
                     }
                 }
             }
             floors.push(floor);
+            edges.push(risky);
         }
         Grid {
             origin: lo,
             cols,
             rows,
             floor: floors,
+            edge: edges,
+            lock: Vec::new(),
+            held: std::cell::Cell::new(0),
         }
+    }
+
+    /// Marks the cells in `level`'s locked doors (the sector behind a
+    /// locked manual door, the tagged sectors of a locked switch).
+    fn lock_doors(&mut self, level: &Level<'_>) {
+        let m = *level.map();
+        let mut by_sector = vec![0u8; level.sector_count()];
+        for k in 0..m.wall_special_count() {
+            let s = m.wall_special_at(k);
+            let lock = trigger::lock(s.trigger);
+            if lock == 0 || !wall_action::is_door(s.action) {
+                continue;
+            }
+            let bit = 1 << (lock - 1);
+            if s.action & wall_action::BACK_SECTOR != 0 {
+                if let Some(back) = level.wall(WallId(s.wall)).back {
+                    by_sector[usize::from(back.0)] |= bit;
+                }
+            } else if s.tag != 0 {
+                for (i, lock) in by_sector.iter_mut().enumerate() {
+                    if m.sector(i).tag == s.tag {
+                        *lock |= bit;
+                    }
+                }
+            }
+        }
+        self.lock = (0..self.cells())
+            .map(|i| {
+                let p = self.centre(i);
+                level
+                    .locate(Vec2::new(Fx::from_num(p.0), Fx::from_num(p.1)))
+                    .map_or(0, |s| by_sector[usize::from(s.0)])
+            })
+            .collect();
+    }
+
+    /// From now on the plans hold the keys of `bits`.
+    fn hold(&self, bits: u8) {
+        self.held.set(bits);
     }
 
     fn cells(&self) -> usize {
@@ -294,12 +420,21 @@ impl Grid {
     /// A node's floor: `node` is `layer * cells + cell`.
     fn floor_of(&self, node: usize) -> Option<f32> {
         let n = self.cells();
+        let lock = self.lock.get(node % n).copied().unwrap_or(0);
+        if lock != 0 && lock & self.held.get() == 0 {
+            return None;
+        }
         self.floor.get(node / n)?.get(node % n).copied().flatten()
     }
 
     /// The cell nearest `p` that the player fits in, within 32 units, in
     /// `layer`.
     fn nearest(&self, p: (f64, f64), layer: usize) -> Option<usize> {
+        self.nearest_below(p, layer, f64::INFINITY)
+    }
+
+    /// [`Grid::nearest`] of the cells whose floor is at most `top`.
+    fn nearest_below(&self, p: (f64, f64), layer: usize, top: f64) -> Option<usize> {
         let c = ((p.0 - self.origin.0) / CELL).round() as i64;
         let r = ((p.1 - self.origin.1) / CELL).round() as i64;
         let mut best: Option<(f64, usize)> = None;
@@ -309,7 +444,7 @@ impl Grid {
                     continue;
                 };
                 let node = layer * self.cells() + i;
-                if self.floor_of(node).is_some() {
+                if self.floor_of(node).is_some_and(|f| f64::from(f) <= top) {
                     let d = dist(self.centre(node), p);
                     if best.is_none_or(|b| d < b.0) {
                         best = Some((d, node));
@@ -324,9 +459,25 @@ impl Grid {
     /// higher than DOOM's, lifts up or down), as corners the player can
     /// run straight between.
     fn plan(&self, from: (f64, f64), to: (f64, f64)) -> Option<Vec<(f64, f64)>> {
+        self.plan_standing(from, f64::INFINITY, to)
+    }
+
+    /// [`Grid::plan`] for a player whose feet are at `z`: it starts from
+    /// a cell it can step onto (near a ledge, a cell's floor is the
+    /// higher side's, out of reach from the foot of it).
+    fn plan_standing(&self, from: (f64, f64), z: f64, to: (f64, f64)) -> Option<Vec<(f64, f64)>> {
+        let nodes = self.plan_nodes_standing(from, z, to)?;
+        Some(self.corners(&nodes, to))
+    }
+
+    /// [`Grid::plan_standing`]'s path, node by node.
+    fn plan_nodes_standing(&self, from: (f64, f64), z: f64, to: (f64, f64)) -> Option<Vec<usize>> {
         let n = self.cells();
         let layers = self.floor.len();
-        let start = self.nearest(from, 0).or_else(|| self.nearest(from, 1))?;
+        let top = z + STEP;
+        let start = self
+            .nearest_below(from, 0, top)
+            .or_else(|| self.nearest_below(from, 1, top))?;
         let goals: Vec<usize> = (0..layers).filter_map(|l| self.nearest(to, l)).collect();
         let goal_at = self.centre(*goals.first()?);
         let mut cost = vec![f64::INFINITY; n * layers];
@@ -375,6 +526,11 @@ impl Grid {
                 } else {
                     CELL
                 };
+                let step = if self.edge[layer][j] {
+                    4.0 * step
+                } else {
+                    step
+                };
                 next.push((layer * n + j, step));
             }
             // The lifts change under the player (or it waits for them).
@@ -398,7 +554,7 @@ impl Grid {
             nodes.push(came[*nodes.last()?]);
         }
         nodes.reverse();
-        Some(self.corners(&nodes, to))
+        Some(nodes)
     }
 
     fn index(&self, c: i64, r: i64) -> Option<usize> {
@@ -484,19 +640,21 @@ fn turn_between(from: f64, to: f64) -> f64 {
     (to - from + 540.0).rem_euclid(360.0) - 180.0
 }
 
-/// Runs the game along the plan to `goal` and presses the exit switch
-/// `wall` from there; the input of every tick.
-fn steer(
-    level: Level<'_>,
-    grid: &Grid,
-    wall: WallId,
-    goal: (f64, f64),
-) -> Result<Vec<Input>, String> {
+/// Runs the game along the plan of each leg in turn: to a key, until it
+/// is picked up; to the exit switch, faced and pressed. The input of
+/// every tick.
+fn steer(level: Level<'_>, grid: &Grid, legs: &[Leg]) -> Result<Vec<Input>, String> {
     let mut game = Game::new(level);
     let mut inputs = Vec::new();
+    let goal_of = |leg: &Leg| match *leg {
+        Leg::Exit(_, spot) => spot,
+        Leg::Fetch(p) => p,
+    };
+    let mut leg = 0;
+    let first = legs.first().ok_or("no legs")?;
     let mut path = grid
-        .plan(xy(game.player().pos), goal)
-        .ok_or_else(|| format!("no path to {goal:?}"))?;
+        .plan(xy(game.player().pos), goal_of(first))
+        .ok_or_else(|| format!("no path to {:?}", goal_of(first)))?;
     let mut next = 0;
     let mut leg_from = xy(game.player().pos);
     let mut still = 0;
@@ -507,22 +665,29 @@ fn steer(
     // still going up sends it back down, as in DOOM.
     let mut since_press = usize::MAX / 2;
     while inputs.len() < MAX_TICKS {
+        let Some(&current) = legs.get(leg) else {
+            return Err("the legs ended before the exit".into());
+        };
+        let goal = goal_of(&current);
         let p = game.player();
         let pos = xy(p.pos);
         let facing = p.angle.degrees().to_num::<f64>();
-        // The exit: face the switch and press it.
-        let at_goal = next >= path.len();
-        let target = if at_goal {
+        // At the exit switch: face it and press it.
+        let press_at = match current {
+            Leg::Exit(wall, _) if next >= path.len() => Some(wall),
+            _ => None,
+        };
+        let target = if let Some(wall) = press_at {
             let w = level.wall(wall);
             let (a, b) = (xy(w.a), xy(w.b));
             ((a.0 + b.0) / 2.0, (a.1 + b.1) / 2.0)
         } else {
-            path[next]
+            path[next.min(path.len() - 1)]
         };
         let want = (target.1 - pos.1).atan2(target.0 - pos.0).to_degrees();
         let diff = turn_between(facing, want);
         let turn = diff.round().clamp(-10.0, 10.0) as i32;
-        let mut input = if at_goal {
+        let mut input = if press_at.is_some() {
             Input::new(0, 0, turn).with_use(diff.abs() < 3.0 && !pressed)
         } else {
             let forward = if diff.abs() < 25.0 {
@@ -535,9 +700,10 @@ fn steer(
             Input::new(forward, 0, turn)
         };
         // Stopped while running: something in the way, a shut door most
-        // likely. Press use once (a press acts once: let go in between).
+        // likely (or a floor not down yet). Press use once (a press acts
+        // once: let go in between).
         since_press += 1;
-        if !at_goal && still >= 6 && since_press > 80 {
+        if press_at.is_none() && still >= 6 && since_press > 80 {
             input = input.with_use(true);
             still = 0;
             stuck += 1;
@@ -550,12 +716,32 @@ fn steer(
             return Ok(inputs);
         }
         let now = xy(game.player().pos);
+        grid.hold(game.world().keys().held_bits());
+        // (The exit ends the game above.)
+        if matches!(current, Leg::Fetch(_)) && game.events().picked_up.is_some() {
+            leg += 1;
+            let Some(after) = legs.get(leg) else {
+                return Err("the legs ended before the exit".into());
+            };
+            let to = goal_of(after);
+            let z = game.player().z.to_num::<f64>();
+            path = grid
+                .plan_standing(now, z, to)
+                .ok_or_else(|| format!("no path from {now:?} to {to:?}"))?;
+            next = 0;
+            leg_from = now;
+            stuck = 0;
+            still = 0;
+            continue;
+        }
         still = if input.forward > 0 && dist(now, pos) < 0.5 {
             still + 1
         } else {
             0
         };
-        if !at_goal && dist(now, path[next]) < if next + 1 == path.len() { 6.0 } else { 20.0 } {
+        if next < path.len()
+            && dist(now, path[next]) < if next + 1 == path.len() { 6.0 } else { 20.0 }
+        {
             leg_from = path[next];
             next += 1;
             stuck = 0;
@@ -568,8 +754,9 @@ fn steer(
             if replans > 40 {
                 return Err(format!("stuck at {now:?} after {} ticks", inputs.len()));
             }
+            let z = game.player().z.to_num::<f64>();
             path = grid
-                .plan(now, goal)
+                .plan_standing(now, z, goal)
                 .ok_or_else(|| format!("no path from {now:?} at tick {}", inputs.len()))?;
             next = 0;
             leg_from = now;

@@ -29,8 +29,9 @@ USAGE:
         from the WAD, on top of IWAD's if given. Things are those of skill
         N (1-5, default 3, \"Hurt me plenty\"). The map is compiled as the
         game plays it: DOOM's doors and lifts (manual, walk and switch
-        ones; not yet locked ones, which are compiled open) stay as the
-        map has them, and the game opens and lowers them; its floor,
+        ones, and the locked ones, which open for the player holding the
+        key) stay as the map has them, and the game opens and lowers
+        them; keycards and skull keys are picked up; its floor,
         ceiling, crusher and stair specials move sectors, its light
         sectors flicker, and its teleporters (W1 39, WR 97) send the player
         on. With --open, doors are compiled open and lifts lowered for

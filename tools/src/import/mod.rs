@@ -30,7 +30,9 @@
 //!   decorations with their sprite ([`things`]) and, for a monster whose
 //!   WAD has all eight rotations of its frame, those ([`rotations`]: one
 //!   rotation set per distinct eight, shared by the things that show
-//!   it); starts for other players and deathmatch are left out.
+//!   it); keycards and skull keys become keys ([`things::key_kind`]),
+//!   picked up in the game; starts for other players and deathmatch are
+//!   left out.
 //! * **The BSP** (`bsp`): the node builder's `SEGS`, `SSECTORS` and
 //!   `NODES`, kept when every linedef was kept as it was (or dropped,
 //!   with a warning saying why).
@@ -74,8 +76,9 @@ pub struct ImportOptions {
     /// and the teleporters ([`specials::teleport`]) as wall specials, with
     /// the sectors' tags, and leave the sectors
     /// they move as the map has them (shut, up): the game opens and
-    /// lowers them. `open_doors` and `lower_lifts` then act only on the
-    /// rest (locked doors, say), so that the level stays walkable.
+    /// lowers them (the locked doors for a player holding their key).
+    /// `open_doors` and `lower_lifts` then act only on the rest (Boom's
+    /// generalised doors, say), so that the level stays walkable.
     pub movers: bool,
     /// Builder settings.
     pub build: BuildOptions,
@@ -742,6 +745,7 @@ fn convert_things(
     // The first deathmatch start, for a map that has no player 1 start
     // (a deathmatch map).
     let mut deathmatch: Option<(usize, ThingRecord)> = None;
+    let mut keys = 0;
     for (i, t) in level.things.iter().enumerate() {
         let (Some(x), Some(y)) = (to_fx(t.x), to_fx(t.y)) else {
             if t.kind == 1 {
@@ -801,6 +805,20 @@ fn convert_things(
             summary.things_skipped += level.things.len() - i;
             break;
         }
+        let key = things::key_kind(t.kind).filter(|_| {
+            keys += 1;
+            if keys <= engine::config::MAX_KEY_THINGS {
+                return true;
+            }
+            w.add(
+                "broken things",
+                format!(
+                    "more than {} keys; thing {i} is only drawn, not picked up",
+                    engine::config::MAX_KEY_THINGS
+                ),
+            );
+            false
+        });
         let (sprite, radius, name) = match things::sprite(t.kind) {
             Some((name, r)) => {
                 let lump = match paired.get(name) {
@@ -842,6 +860,8 @@ fn convert_things(
             // to block with.
             kind: if things::is_solid(t.kind) && radius > Fx::ZERO {
                 kind::SOLID
+            } else if let Some(k) = key {
+                k
             } else if t.kind == things::TELEPORT_DESTINATION {
                 kind::TELEPORT_DESTINATION
             } else {

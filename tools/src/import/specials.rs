@@ -140,7 +140,9 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
 /// `(`[`wall_action`]`, `[`trigger`]`)`, in DOOM numbering: the manual
 /// doors (DR 1 and 117, D1 31 and 118: the sector behind the line) and
 /// the tagged doors, lifts and floors set off by walking (W1, WR) or a
-/// switch (S1, SR). Locked doors (they need keys), the gun-triggered ones,
+/// switch (S1, SR), and the locked doors (manual DR 26-28 and D1 32-34,
+/// switched 99 and 133-137: their [`trigger`] lock names the key). The
+/// gun-triggered ones,
 /// the floors and platforms that change texture (37, 59, 84, 14, 15, 20,
 /// 22, 66-68, 95), the donut (9), 40's floor half and Boom's generalised
 /// and Hexen's specials are not read yet. The ceilings, crushers,
@@ -153,6 +155,37 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     let (once, again) = (0, trigger::REPEAT);
     let (action, how) = match special {
         1 => (DOOR_RAISE | BACK_SECTOR, trigger::USE | again),
+        // Locked doors (p_doors.c's EV_VerticalDoor and EV_DoLockedDoor).
+        26 => (
+            DOOR_RAISE | BACK_SECTOR,
+            trigger::USE | again | trigger::LOCK_BLUE,
+        ),
+        27 => (
+            DOOR_RAISE | BACK_SECTOR,
+            trigger::USE | again | trigger::LOCK_YELLOW,
+        ),
+        28 => (
+            DOOR_RAISE | BACK_SECTOR,
+            trigger::USE | again | trigger::LOCK_RED,
+        ),
+        32 => (
+            DOOR_OPEN | BACK_SECTOR,
+            trigger::USE | once | trigger::LOCK_BLUE,
+        ),
+        33 => (
+            DOOR_OPEN | BACK_SECTOR,
+            trigger::USE | once | trigger::LOCK_RED,
+        ),
+        34 => (
+            DOOR_OPEN | BACK_SECTOR,
+            trigger::USE | once | trigger::LOCK_YELLOW,
+        ),
+        99 => (DOOR_FAST_OPEN, trigger::USE | again | trigger::LOCK_BLUE),
+        133 => (DOOR_FAST_OPEN, trigger::USE | once | trigger::LOCK_BLUE),
+        134 => (DOOR_FAST_OPEN, trigger::USE | again | trigger::LOCK_RED),
+        135 => (DOOR_FAST_OPEN, trigger::USE | once | trigger::LOCK_RED),
+        136 => (DOOR_FAST_OPEN, trigger::USE | again | trigger::LOCK_YELLOW),
+        137 => (DOOR_FAST_OPEN, trigger::USE | once | trigger::LOCK_YELLOW),
         117 => (DOOR_FAST_RAISE | BACK_SECTOR, trigger::USE | again),
         31 => (DOOR_OPEN | BACK_SECTOR, trigger::USE | once),
         118 => (DOOR_FAST_OPEN | BACK_SECTOR, trigger::USE | once),
@@ -362,8 +395,12 @@ mod tests {
         assert_eq!(m(42), Some((DOOR_CLOSE, trigger::USE | trigger::REPEAT)));
         assert_eq!(m(62), Some((LIFT, trigger::USE | trigger::REPEAT)));
         assert_eq!(m(121), Some((LIFT_FAST, trigger::WALK)));
-        // Locked doors need keys; exits are not movers.
-        assert_eq!(m(26), None);
+        // Locked doors keep their key in the trigger; exits are not movers.
+        let blue = trigger::USE | trigger::REPEAT | trigger::LOCK_BLUE;
+        assert_eq!(m(26), Some((DOOR_RAISE | BACK_SECTOR, blue)));
+        assert_eq!(trigger::lock(m(33).unwrap().1), 3);
+        assert_eq!(trigger::lock(m(137).unwrap().1), 2);
+        assert_eq!(m(99), Some((DOOR_FAST_OPEN, blue)));
         assert_eq!(m(11), None);
         assert_eq!(mover(SpecialSet::Hexen, 12), None);
     }

@@ -157,6 +157,21 @@ const SOLID: &[i32] = &[
 /// DOOM's teleport destination (`MT_TELEPORTMAN`).
 pub const TELEPORT_DESTINATION: i32 = 14;
 
+/// The engine's key kind for DOOM's keycards (5 blue, 6 yellow, 13 red)
+/// and skull keys (40 blue, 39 yellow, 38 red), or `None`.
+pub fn key_kind(kind: i32) -> Option<u16> {
+    use engine::format::kind::*;
+    Some(match kind {
+        5 => BLUE_CARD,
+        6 => YELLOW_CARD,
+        13 => RED_CARD,
+        40 => BLUE_SKULL,
+        39 => YELLOW_SKULL,
+        38 => RED_SKULL,
+        _ => return None,
+    })
+}
+
 /// Whether DOOM's thing type `kind` blocks the player (see [`SOLID`]).
 pub fn is_solid(kind: i32) -> bool {
     SOLID.contains(&kind)
@@ -187,6 +202,17 @@ mod tests {
             assert!(!SOLID[..i].contains(k), "{k} twice");
         }
         assert!(is_solid(2035) && is_solid(3004) && is_solid(49));
+        // Every key has a picture and a radius, and a card and a skull of
+        // a colour open the same locks.
+        for k in [5, 6, 13, 38, 39, 40] {
+            assert!(sprite(k).is_some_and(|(_, r)| r == 20), "{k}");
+        }
+        use engine::format::kind::key_lock;
+        let lock = |k| key_kind(k).map(key_lock);
+        assert_eq!((lock(5), lock(40)), (Some(1), Some(1)));
+        assert_eq!((lock(6), lock(39)), (Some(2), Some(2)));
+        assert_eq!((lock(13), lock(38)), (Some(3), Some(3)));
+        assert_eq!(key_kind(2011), None);
         assert!(!is_solid(34) && !is_solid(59) && !is_solid(2011) && !is_solid(10));
     }
 }
