@@ -9,7 +9,7 @@
 //! * [`levels`] and [`demo`]: the maps and the demo embedded at build time;
 //! * [`trace`]: the desktop's exact state line (`{"tick":..,"x":..}`);
 //! * [`text`], [`font`], [`overlay`]: fixed-size text and the on-screen
-//!   readout;
+//!   readout; [`message`]: the message line (keys, locks, secrets);
 //! * [`tour`]: the fixed views of a level that the measuring ROM times;
 //! * [`view_mode`]: low detail and the status bar, and the pixel pairs
 //!   low detail writes.
@@ -22,6 +22,7 @@ pub mod controls;
 pub mod demo;
 pub mod font;
 pub mod levels;
+pub mod message;
 pub mod overlay;
 pub mod text;
 pub mod tour;

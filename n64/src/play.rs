@@ -16,6 +16,7 @@ use n64::clock::{TickClock, THIRTIETH_OF_A_SECOND};
 use n64::controls::{input_from_pad, Buttons};
 use n64::demo::{DemoInputs, DEFAULT_DEMO};
 use n64::levels::LEVELS;
+use n64::message::MessageLine;
 use n64::text::LineBuffer;
 use n64::trace::StateLine;
 use n64::view_mode::ViewMode;
@@ -42,6 +43,8 @@ struct Session {
     driver: Driver,
     /// The controller's input at the last change, for the `input:` lines.
     last_input: Input,
+    /// What the game last reported to tell the player.
+    message: MessageLine,
 }
 
 impl Session {
@@ -64,6 +67,7 @@ impl Session {
             clock: TickClock::new(cp0::count()),
             driver,
             last_input: Input::IDLE,
+            message: MessageLine::new(),
         }
     }
 
@@ -86,7 +90,10 @@ impl Session {
                     }
                 },
             };
+            let secrets = self.game.world().secrets_found();
             self.game.tick(input);
+            let found = self.game.world().secrets_found() > secrets;
+            self.message.after_tick(self.game.events(), found);
         }
     }
 }
@@ -137,18 +144,23 @@ impl Readout {
         self.top.clear();
         self.bottom.clear();
         // Writing to a LineBuffer cannot fail (it truncates).
-        let _ = write!(
-            self.top,
-            "{} {}/{}",
-            LEVELS[session.index].name,
-            session.index + 1,
-            LEVELS.len()
-        );
-        if matches!(session.driver, Driver::Demo(_)) {
-            let _ = write!(self.top, " DEMO");
-        }
-        if mode != ViewMode::FULL {
-            let _ = write!(self.top, " {}", mode.name());
+        if let Some(message) = session.message.current() {
+            // The message line, for its two seconds.
+            let _ = write!(self.top, "{message}");
+        } else {
+            let _ = write!(
+                self.top,
+                "{} {}/{}",
+                LEVELS[session.index].name,
+                session.index + 1,
+                LEVELS.len()
+            );
+            if matches!(session.driver, Driver::Demo(_)) {
+                let _ = write!(self.top, " DEMO");
+            }
+            if mode != ViewMode::FULL {
+                let _ = write!(self.top, " {}", mode.name());
+            }
         }
         let _ = match last {
             Some((frame, render)) => {
