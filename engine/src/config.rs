@@ -55,6 +55,9 @@ pub const MAX_SECRETS: usize = 64;
 /// Most keys (cards and skulls) lying in one level; a map with more is
 /// refused at load (Freedoom's maps have at most a few).
 pub const MAX_KEY_THINGS: usize = 64;
+/// Most switches in their other position at once; past it a switch
+/// acts but does not flip.
+pub const MAX_SWITCHES: usize = 64;
 /// Most once-only wall specials that can be spent in one level; past it a
 /// once-only special acts again.
 pub const MAX_SPENT_SPECIALS: usize = 512;

@@ -390,9 +390,13 @@ impl<'a> Game<'a> {
         self.bodies.get(usize::from(id.0))
     }
 
-    /// The level as it is this tick (its doors where they are).
+    /// The level as it is this tick (its doors where they are, its
+    /// switches flipped, its scrolling walls moved on).
     pub fn level(&self) -> Level<'_> {
-        self.level.with_state(self.world.sectors())
+        self.level
+            .with_state(self.world.sectors())
+            .with_switches(self.world.switches())
+            .at_time(self.tick)
     }
 
     /// The level's changing part: sectors and movers.

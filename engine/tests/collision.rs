@@ -297,6 +297,7 @@ fn leaving_a_vertex_keeps_the_sector_the_centre_is_really_in() {
     let v = |x, y| Vec2::from_int(x, y);
     let map = SourceMap {
         specials: Vec::new(),
+        scrolls: Vec::new(),
         title: "nested".into(),
         vertices: vec![
             v(-512, -256),

@@ -4,8 +4,8 @@ use engine::format::bytes::u32_at;
 use engine::format::{
     kind, trigger, wall_action, BlockmapRepr, BspBox, BspFault, BspNodeRecord, BspRepr,
     BspSegRecord, LoadError, MapRepr, MapView, RotationRecord, SectorRecord, SideRecord,
-    SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
-    DIR_ENTRY_LEN, HEADER_LEN, MIRRORED, NONE, NO_SECTOR, SUBSECTOR_CHILD,
+    SubsectorRecord, SwitchRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord,
+    WallSpecialRecord, DIR_ENTRY_LEN, HEADER_LEN, MIRRORED, NONE, NO_SECTOR, SUBSECTOR_CHILD,
 };
 use engine::math::{Fx, Vec2};
 use engine::world::blockmap::{for_each_block_touching_segment, Grid};
@@ -19,6 +19,7 @@ struct Owned {
     things: Vec<ThingRecord>,
     rotations: Vec<RotationRecord>,
     specials: Vec<WallSpecialRecord>,
+    switches: Vec<SwitchRecord>,
     grid: Grid,
     offsets: Vec<u32>,
     entries: Vec<u16>,
@@ -175,6 +176,7 @@ impl Owned {
             things,
             rotations: vec![],
             specials: vec![],
+            switches: vec![],
             grid,
             offsets: vec![],
             entries: vec![],
@@ -227,6 +229,7 @@ impl Owned {
             things: &self.things,
             rotations: &self.rotations,
             wall_specials: &self.specials,
+            switches: &self.switches,
             blockmap: BlockmapRepr {
                 origin_x: self.grid.origin_x,
                 origin_y: self.grid.origin_y,
@@ -1107,6 +1110,58 @@ fn sprite_rotation_faults() {
                 }
             }
         }
+    }
+}
+
+#[test]
+fn switches_read_back_and_bad_ones_are_refused() {
+    let switch = |wall, middle| SwitchRecord {
+        wall,
+        upper: NONE,
+        middle,
+        lower: NONE,
+    };
+    let mut o = Owned::new();
+    o.switches = vec![switch(1, 0), switch(4, 0)];
+    let bytes = o.bytes();
+    let view = MapView::new_checked(&bytes).unwrap();
+    assert_eq!(view.switch_count(), 2);
+    assert_eq!(view.switch(4), Some(switch(4, 0)));
+    assert_eq!(view.switch(2), None);
+    assert_eq!(view.switch_at(9), SwitchRecord::default());
+    // None without the section.
+    assert!(!Owned::new().bytes().windows(4).any(|w| w == b"SWTX"));
+    let with = |switches: Vec<SwitchRecord>| {
+        let mut o = Owned::new();
+        o.switches = switches;
+        load(&o.bytes())
+    };
+    assert!(matches!(
+        with(vec![switch(99, 0)]),
+        Err(LoadError::IndexOutOfRange {
+            what: "switch's wall",
+            ..
+        })
+    ));
+    assert!(matches!(
+        with(vec![switch(4, 0), switch(1, 0)]),
+        Err(LoadError::ValueOutOfRange { .. })
+    ));
+    assert!(matches!(
+        with(vec![switch(1, 0), switch(1, 0)]),
+        Err(LoadError::ValueOutOfRange { .. })
+    ));
+    assert!(matches!(
+        with(vec![switch(1, 7)]),
+        Err(LoadError::IndexOutOfRange {
+            what: "switch's texture",
+            ..
+        })
+    ));
+    let (_, len) = section(&bytes, b"SWTX");
+    assert_eq!(len, 16);
+    for n in 0..bytes.len() {
+        assert!(load(&bytes[..n]).is_err(), "prefix {n} loaded");
     }
 }
 

@@ -64,6 +64,53 @@ fn wall_textures_run_along_each_side_from_its_start() {
 /// A, an upper and a lower wall 4 rows each; B's east wall beyond. All
 /// textured with a 5-row texture (rows print 1..5), which tiles
 /// vertically, and `flags` and `y_offset` on both walls.
+#[test]
+fn a_scrolling_wall_moves_its_texture_one_unit_a_tick() {
+    let ink = Ink::new();
+    let mut m = two_rooms();
+    let t = m.texture(64, 64, |c, _| BANDS[c / 4]);
+    let west = m.wall_between((0, 0), (0, 64));
+    let east = m.wall_between((128, 0), (128, 64));
+    m.dress(west, 0, middle(t));
+    m.dress(east, 1, middle(t));
+    m.walls[west].flags = wall_flag::SCROLL_LEFT;
+    m.walls[east].flags = wall_flag::SCROLL_RIGHT;
+    let map = load(&m);
+    let level = Level::load(&map).unwrap();
+    let west_at = |ticks| {
+        shoot(
+            &level.at_time(ticks),
+            &camera(&level, 32, 32, 32, 180),
+            &ink,
+            16,
+            4,
+        )
+    };
+    // At the start, as the map has it; 8 ticks on, two bands (8 units)
+    // further along, as an x offset of 8 shows it; 64 ticks on, round.
+    assert_frame(&west_at(0), &ink, &["123456789ABDEGHI"; 4]);
+    assert_frame(&west_at(8), &ink, &["3456789ABDEGHI12"; 4]);
+    assert_frame(&west_at(64), &ink, &["123456789ABDEGHI"; 4]);
+    // The other way: back two bands.
+    let east_at = |ticks| {
+        shoot(
+            &level.at_time(ticks),
+            &camera(&level, 96, 32, 32, 0),
+            &ink,
+            16,
+            4,
+        )
+    };
+    assert_frame(&east_at(0), &ink, &["123456789ABDEGHI"; 4]);
+    assert_frame(&east_at(8), &ink, &["HI123456789ABDEG"; 4]);
+    // A game's level is as far on as its clock.
+    let mut game = Game::new(level);
+    for _ in 0..8 {
+        game.tick(engine::game::Input::IDLE);
+    }
+    assert_eq!(game.level().time(), 8);
+}
+
 fn pegging(flags: u16, y_offset: i16) -> Vec<String> {
     let ink = Ink::new();
     let mut m = Retex::from_bytes(&build_map(&[

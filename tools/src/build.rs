@@ -39,8 +39,8 @@ use engine::config;
 use engine::format::blockmap::{for_each_block_touching_segment, Grid};
 use engine::format::{
     BlockmapRepr, BspNodeRecord, BspRepr, BspSegRecord, MapRepr, RotationRecord, SectorRecord,
-    SideRecord, SubsectorRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
-    MIRRORED, NONE, NO_SECTOR,
+    SideRecord, SubsectorRecord, SwitchRecord, ThingRecord, VertexRecord, WallRecord,
+    WallSpecialRecord, MIRRORED, NONE, NO_SECTOR,
 };
 use engine::math::{Fx, Vec2};
 
@@ -94,6 +94,22 @@ pub struct SourceMap {
     /// Wall specials, each on the wall between two vertices (either way
     /// round; its `wall` field is filled in by the builder).
     pub specials: Vec<SourceSpecial>,
+    /// Walls that scroll, each between two vertices: the side on the
+    /// right of `v1 -> v2` moves
+    /// ([`engine::format::wall_flag::SCROLL_LEFT`] or `SCROLL_RIGHT`).
+    pub scrolls: Vec<SourceScroll>,
+}
+
+/// A scrolling wall of a [`SourceMap`]: the wall between `v1` and `v2`,
+/// its side on the right of `v1 -> v2` moving.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SourceScroll {
+    /// One end.
+    pub v1: usize,
+    /// The other end.
+    pub v2: usize,
+    /// [`engine::format::wall_flag::SCROLL_LEFT`] or `SCROLL_RIGHT`.
+    pub flag: u16,
 }
 
 /// A special on the wall between vertices `v1` and `v2` of a
@@ -147,6 +163,8 @@ pub enum Site {
     Line(usize),
     /// A special of a [`SourceMap`] ([`SourceMap::specials`]).
     Special(usize),
+    /// A scrolling wall of a [`SourceMap`] ([`SourceMap::scrolls`]).
+    Scroll(usize),
 }
 
 /// A reason the level cannot be compiled.
@@ -828,6 +846,43 @@ pub fn build_textured(
         });
     }
 
+    // 8b. Scrolling walls: the side on the right of v1 -> v2 is the
+    // front (a portal turned so, unless a door or teleporter on it faces
+    // the other way).
+    for (i, sc) in map.scrolls.iter().enumerate() {
+        let wall = walls.iter().position(|w| {
+            let (a, b) = (w.v1 as usize, w.v2 as usize);
+            (a, b) == (sc.v1, sc.v2) || (b, a) == (sc.v1, sc.v2)
+        });
+        let Some(wall) = wall else {
+            return Err(
+                err(Site::Scroll(i), "no wall runs between these two vertices")
+                    .help("a scrolling wall is two vertices next to each other in a loop"),
+            );
+        };
+        let w = &mut walls[wall];
+        if w.back != NO_SECTOR && (w.v1 as usize, w.v2 as usize) != (sc.v1, sc.v2) {
+            if specials.iter().any(|s| usize::from(s.wall) == wall) {
+                return Err(err(
+                    Site::Scroll(i),
+                    "this wall's special faces the other way: its scrolling side is the one \
+                     the special is used or crossed from",
+                )
+                .help("write the two vertices the other way round"));
+            }
+            *w = WallRecord {
+                v1: w.v2,
+                v2: w.v1,
+                front: w.back,
+                back: w.front,
+                front_side: w.back_side,
+                back_side: w.front_side,
+                ..*w
+            };
+        }
+        w.flags |= sc.flag;
+    }
+
     // 9. The BSP, from our own node builder: every map has one (the
     // renderer draws by it).
     let bsp = crate::nodes::build(&map.vertices, &walls).map_err(no_bsp)?;
@@ -840,6 +895,7 @@ pub fn build_textured(
         sector_walls: &sector_walls,
         things: &map.things,
         wall_specials: &specials,
+        switches: &[],
         rotations: &[],
         grid: &grid,
         lists: &lists,
@@ -1077,6 +1133,8 @@ pub struct WallMap {
     pub things: Vec<ThingRecord>,
     /// Wall specials, `wall` indexing [`WallMap::walls`].
     pub specials: Vec<WallSpecialRecord>,
+    /// Switch textures, `wall` indexing [`WallMap::walls`].
+    pub switches: Vec<SwitchRecord>,
     /// The sprite rotation sets things refer to (`rotations` n: entry
     /// n - 1).
     pub rotations: Vec<RotationRecord>,
@@ -1154,6 +1212,7 @@ pub fn build_walls(
         sector_walls: &sector_walls,
         things: &map.things,
         wall_specials: &map.specials,
+        switches: &map.switches,
         rotations: &map.rotations,
         grid: &grid,
         lists: &lists,
@@ -1277,6 +1336,7 @@ struct Parts<'a> {
     sector_walls: &'a [u16],
     things: &'a [ThingRecord],
     wall_specials: &'a [WallSpecialRecord],
+    switches: &'a [SwitchRecord],
     rotations: &'a [RotationRecord],
     grid: &'a Grid,
     lists: &'a [Vec<u16>],
@@ -1317,6 +1377,9 @@ fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
     let mut wall_specials = p.wall_specials.to_vec();
     wall_specials.sort_by_key(|s| s.wall);
     wall_specials.dedup_by_key(|s| s.wall);
+    let mut switches = p.switches.to_vec();
+    switches.sort_by_key(|s| s.wall);
+    switches.dedup_by_key(|s| s.wall);
     let mut repr = MapRepr {
         title,
         vertices: &vertices,
@@ -1327,6 +1390,7 @@ fn emit(p: Parts<'_>, bsp: &BspRecords) -> Result<Compiled, BuildError> {
         things: p.things,
         rotations: p.rotations,
         wall_specials: &wall_specials,
+        switches: &switches,
         blockmap: BlockmapRepr {
             origin_x: grid.origin_x,
             origin_y: grid.origin_y,
@@ -1480,6 +1544,7 @@ fn describe(site: &Site) -> String {
         Site::Thing(i) => format!("thing {i}"),
         Site::Line(i) => format!("linedef {i}"),
         Site::Special(i) => format!("special {i}"),
+        Site::Scroll(i) => format!("scrolling wall {i}"),
     }
 }
 
@@ -1534,6 +1599,7 @@ mod tests {
     pub(crate) fn square_room() -> SourceMap {
         SourceMap {
             specials: Vec::new(),
+            scrolls: Vec::new(),
             title: "room".into(),
             vertices: vec![
                 Vec2::from_int(0, 0),

@@ -126,7 +126,9 @@ fn num(v: Fx) -> Value {
 ///         "subsectors":[{"first_seg","seg_count","sector"}]}}
 /// ```
 ///
-/// `back` is `null` for a one-sided wall; `kind` is `"player_start"`,
+/// `back` is `null` for a one-sided wall; a wall's `flags` are DOOM's
+/// linedef flags (1, 8, 16) and the engine's scrolling bits
+/// ([`engine::format::wall_flag::SCROLL_LEFT`], `SCROLL_RIGHT`); `kind` is `"player_start"`,
 /// `"pushable"`, `"decoration"`, `"teleport_destination"`, a key
 /// (`"blue_card"`, `"yellow_card"`, `"red_card"`, `"blue_skull"`,
 /// `"yellow_skull"`, `"red_skull"`) or the raw number; a special's `key`

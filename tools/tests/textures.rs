@@ -73,6 +73,7 @@ fn load_in_engine(packed: &PackedTextures, wall: u16, flat: u16, sprite: u16) {
         things: &things,
         rotations: &[],
         wall_specials: &[],
+        switches: &[],
         blockmap: BlockmapRepr {
             origin_x: 0,
             origin_y: 0,

@@ -4,8 +4,8 @@ use super::blockmap::{blocks_touching_disc, BlockRange, Grid};
 use super::bytes::Writer;
 use super::{
     kind, size, tag, BlockmapRepr, BspNodeRecord, BspSegRecord, RotationRecord, SectorRecord,
-    SideRecord, SubsectorRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord,
-    WallSpecialRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
+    SideRecord, SubsectorRecord, SwitchRecord, TextureRecord, ThingRecord, VertexRecord,
+    WallRecord, WallSpecialRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, VERSION,
 };
 use crate::math::Vec2;
 
@@ -31,6 +31,8 @@ pub struct MapRepr<'a> {
     pub rotations: &'a [RotationRecord],
     /// Wall specials, sorted by wall, one at most for each.
     pub wall_specials: &'a [WallSpecialRecord],
+    /// Switch textures, sorted by wall, one at most for each.
+    pub switches: &'a [SwitchRecord],
     /// The blockmap.
     pub blockmap: BlockmapRepr<'a>,
     /// The texture directory.
@@ -69,7 +71,7 @@ pub struct EmitError {
     pub needed: usize,
 }
 
-const MAX_EMITTED: usize = 20;
+const MAX_EMITTED: usize = 21;
 
 impl MapRepr<'_> {
     fn grid(&self) -> Grid {
@@ -123,6 +125,9 @@ impl MapRepr<'_> {
                 tag::WALL_SPECIALS,
                 self.wall_specials.len() * size::WALL_SPECIAL,
             );
+        }
+        if !self.switches.is_empty() {
+            add(tag::SWITCHES, self.switches.len() * size::SWITCH);
         }
         add(
             tag::BLOCKMAP,
@@ -274,6 +279,14 @@ impl MapRepr<'_> {
                     w.u8(s.action);
                     w.u8(s.trigger);
                     w.u16(s.tag);
+                }
+            }
+            tag::SWITCHES => {
+                for s in self.switches {
+                    w.u16(s.wall);
+                    w.u16(s.upper);
+                    w.u16(s.middle);
+                    w.u16(s.lower);
                 }
             }
             tag::BLOCKMAP => {

@@ -36,6 +36,7 @@
 //! | `BNOD` | [`BspNodeRecord`]   | 52    | BSP: partition x, y, dx, dy: 16.16; right and left boxes (top, bottom, left, right: 16.16); right, left child: u16 |
 //! | `BSEG` | [`BspSegRecord`]    | 20    | from x, y, to x, y: 16.16; wall: u16; side: u16 (0 front, 1 back) |
 //! | `BSUB` | [`SubsectorRecord`] | 8     | first seg: u32; seg count, sector: u16 |
+//! | `SWTX` | [`SwitchRecord`]    | 8     | optional: wall, then the upper, middle and lower textures its front shows when switched (`0xFFFF`: unchanged); sorted by wall, each once |
 //! | `STBK` | `u32`, `u16`        | var.  | solid things by block, over `BMAP`'s grid: cols*rows+1 `u32` list offsets; `u16` thing indices; present when a thing is [`kind::SOLID`] |
 //!
 //! `0xFFFF` means "none" for every optional index ([`NONE`]); a sector
@@ -163,6 +164,8 @@ pub mod tag {
     pub const WALL_SPECIALS: [u8; 4] = *b"WSPC";
     /// Optional sprite rotation sets.
     pub const SPRITE_ROTATIONS: [u8; 4] = *b"SROT";
+    /// Optional switch textures.
+    pub const SWITCHES: [u8; 4] = *b"SWTX";
 }
 
 /// Record sizes in bytes.
@@ -203,6 +206,8 @@ pub mod size {
     pub const SPRITE_ROTATIONS: usize = 16;
     /// [`super::WallSpecialRecord`].
     pub const WALL_SPECIAL: usize = 6;
+    /// [`super::SwitchRecord`].
+    pub const SWITCH: usize = 8;
     /// [`super::SubsectorRecord`].
     pub const BSP_SUBSECTOR: usize = 8;
 }
@@ -276,6 +281,24 @@ pub mod wall_flag {
     /// Lower (and one-sided middle) texture pegged to the bottom (DOOM's
     /// `ML_DONTPEGBOTTOM`).
     pub const LOWER_UNPEGGED: u16 = 16;
+    /// The front side's textures move left one unit a tick (DOOM's line
+    /// special 48). Not a DOOM flag: the compiler sets it.
+    pub const SCROLL_LEFT: u16 = 0x4000;
+    /// The front side's textures move right one unit a tick (Boom's line
+    /// special 85).
+    pub const SCROLL_RIGHT: u16 = 0x8000;
+
+    /// How far the front side of a wall with `flags` has scrolled after
+    /// `ticks`, in texels added to its x offset: wrapping at 65,536, where
+    /// the 16.16 offset does (seamless for textures a power of two wide).
+    pub const fn scrolled(flags: u16, ticks: u32) -> i32 {
+        let t = ticks as i32;
+        match (flags & SCROLL_LEFT != 0, flags & SCROLL_RIGHT != 0) {
+            (true, false) => t,
+            (false, true) => t.wrapping_neg(),
+            _ => 0,
+        }
+    }
 }
 
 /// Texture flag bits.
@@ -661,6 +684,21 @@ pub struct WallSpecialRecord {
     pub trigger: u8,
     /// The sectors it acts on, by tag (0: none; an exit has none).
     pub tag: u16,
+}
+
+/// A switch: what the front side of a wall with a use special shows once
+/// it is used (DOOM's `SW1*` textures become their `SW2*` pair, and back).
+/// Listed in `SWTX`, sorted by wall, a wall at most once.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SwitchRecord {
+    /// The wall.
+    pub wall: u16,
+    /// The upper texture shown when switched, or [`NONE`]: unchanged.
+    pub upper: u16,
+    /// The middle texture, or [`NONE`].
+    pub middle: u16,
+    /// The lower texture, or [`NONE`].
+    pub lower: u16,
 }
 
 /// A box on one side of a BSP node's partition, 16.16 map units.

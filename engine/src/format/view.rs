@@ -6,8 +6,9 @@ use super::bytes::{i32_at, u16_at, u32_at, u8_at};
 use super::error::BlockmapFault;
 use super::{
     kind, sector_special, size, tag, trigger, wall_action, LoadError, RotationRecord, SectorRecord,
-    SideRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord, WallSpecialRecord,
-    DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS, MIRRORED, NONE, NO_SECTOR, SKY, VERSION,
+    SideRecord, SwitchRecord, TextureRecord, ThingRecord, VertexRecord, WallRecord,
+    WallSpecialRecord, DIR_ENTRY_LEN, HEADER_LEN, MAGIC, MAX_SECTIONS, MIRRORED, NONE, NO_SECTOR,
+    SKY, VERSION,
 };
 use crate::config;
 use crate::math::{Fx, Vec2};
@@ -33,6 +34,7 @@ pub struct MapView<'a> {
     things: &'a [u8],
     rotations: &'a [u8],
     wall_specials: &'a [u8],
+    switches: &'a [u8],
     title: &'a [u8],
     blockmap: BlockmapView<'a>,
     solid_things: BlockLists<'a>,
@@ -55,7 +57,7 @@ struct BlockLists<'a> {
     entries: &'a [u8],
 }
 
-const KNOWN: [[u8; 4]; 20] = [
+const KNOWN: [[u8; 4]; 21] = [
     tag::VERTICES,
     tag::WALLS,
     tag::SECTORS,
@@ -76,6 +78,7 @@ const KNOWN: [[u8; 4]; 20] = [
     tag::SOLID_THINGS,
     tag::WALL_SPECIALS,
     tag::SPRITE_ROTATIONS,
+    tag::SWITCHES,
 ];
 
 struct Sections<'a> {
@@ -186,6 +189,10 @@ impl<'a> MapView<'a> {
             Some(body) => whole_records(body, tag::WALL_SPECIALS, size::WALL_SPECIAL)?,
             None => &[],
         };
+        let switches = match sections.get(tag::SWITCHES) {
+            Some(body) => whole_records(body, tag::SWITCHES, size::SWITCH)?,
+            None => &[],
+        };
         let bmap = sections
             .get(tag::BLOCKMAP)
             .ok_or(LoadError::MissingSection(tag::BLOCKMAP))?;
@@ -255,6 +262,7 @@ impl<'a> MapView<'a> {
             things,
             rotations,
             wall_specials,
+            switches,
             title,
             blockmap,
             solid_things: BlockLists::default(),
@@ -267,6 +275,7 @@ impl<'a> MapView<'a> {
         view.check_sectors()?;
         view.check_rotations()?;
         view.check_wall_specials()?;
+        view.check_switches()?;
         view.check_things()?;
         view.check_blockmap()?;
         view.solid_things = view.check_solid_things(sections.get(tag::SOLID_THINGS))?;
@@ -503,6 +512,33 @@ impl<'a> MapView<'a> {
                     what: "wall special",
                     index: i,
                 });
+            }
+            prev = Some(s.wall);
+        }
+        Ok(())
+    }
+
+    /// Every switch names a wall, in order, once, and textures the map
+    /// has (or none).
+    fn check_switches(&self) -> Result<(), LoadError> {
+        let mut prev: Option<u16> = None;
+        for i in 0..self.switch_count() {
+            let s = self.switch_at(i);
+            if s.wall as usize >= self.wall_count() {
+                return Err(LoadError::IndexOutOfRange {
+                    what: "switch's wall",
+                    index: i,
+                    value: s.wall as u32,
+                });
+            }
+            if prev.is_some_and(|p| p >= s.wall) {
+                return Err(LoadError::ValueOutOfRange {
+                    what: "switch (not sorted by wall, or a wall twice)",
+                    index: i,
+                });
+            }
+            for t in [s.upper, s.middle, s.lower] {
+                self.check_texture_ref("switch's texture", i, t, false)?;
             }
             prev = Some(s.wall);
         }
@@ -824,6 +860,38 @@ impl<'a> MapView<'a> {
             trigger: u8_at(d, 3),
             tag: u16_at(d, 4),
         }
+    }
+
+    /// Number of switches (entries of `SWTX`).
+    pub fn switch_count(&self) -> usize {
+        self.switches.len() / size::SWITCH
+    }
+
+    /// Switch `i` in the list (all zeros for an index out of range).
+    pub fn switch_at(&self, i: usize) -> SwitchRecord {
+        let d = record(self.switches, i).unwrap_or(&[0; size::SWITCH]);
+        SwitchRecord {
+            wall: u16_at(d, 0),
+            upper: u16_at(d, 2),
+            middle: u16_at(d, 4),
+            lower: u16_at(d, 6),
+        }
+    }
+
+    /// The switch textures of wall `wall`, if it has them (a binary
+    /// search: the list is sorted by wall).
+    pub fn switch(&self, wall: u16) -> Option<SwitchRecord> {
+        let (mut lo, mut hi) = (0, self.switch_count());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            let s = self.switch_at(mid);
+            match s.wall.cmp(&wall) {
+                core::cmp::Ordering::Equal => return Some(s),
+                core::cmp::Ordering::Less => lo = mid + 1,
+                core::cmp::Ordering::Greater => hi = mid,
+            }
+        }
+        None
     }
 
     /// The special of wall `wall`, if it has one (a binary search: the

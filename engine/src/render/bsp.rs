@@ -972,7 +972,9 @@ impl<'a> BspWalk<'_, '_, 'a> {
             .map(|o| self.cache.sector(level, view, o));
         let here = self.cache.get(here_ref);
         let there = next_ref.map(|r| self.cache.get(r));
-        let prep = prepare(level, view, self.cache, &wall, sector, here, there, front);
+        let prep = prepare(
+            level, view, self.cache, id, &wall, sector, here, there, front,
+        );
         if prep.unseen() {
             return;
         }

@@ -55,7 +55,7 @@ use super::{light, Camera};
 use crate::format::{wall_flag, TextureView, NONE, SKY};
 use crate::math::Fx;
 use crate::math::{div_floor_by, Division};
-use crate::world::{Level, Sector, SectorId, Wall};
+use crate::world::{Level, Sector, SectorId, Wall, WallId};
 
 /// The smallest depth projection divides by: 1/64 map unit, in 16.16 bits.
 pub(crate) const MIN_DEPTH: i64 = 1 << 10;
@@ -798,17 +798,30 @@ pub(crate) fn prepare<'a>(
     level: &Level<'a>,
     view: &View<'a>,
     cache: &mut SectorCache<'a>,
+    id: WallId,
     wall: &Wall,
     sector: SectorId,
     here: Sector,
     there: Option<Sector>,
     front: bool,
 ) -> Prepared {
-    let side = level.map().side(if front {
+    let mut side = level.map().side(if front {
         wall.front_side
     } else {
         wall.back_side
     } as usize);
+    // A switch in its other position shows its other textures.
+    if let Some(sw) = level.switched(id).filter(|_| front) {
+        for (part, t) in [
+            (&mut side.upper, sw.upper),
+            (&mut side.middle, sw.middle),
+            (&mut side.lower, sw.lower),
+        ] {
+            if t != NONE {
+                *part = t;
+            }
+        }
+    }
     let eye = view.eye;
     let bits = |h: Fx| h.to_bits() as i64;
     let y_offset = (side.y_offset as i64) << 16;
@@ -856,7 +869,14 @@ pub(crate) fn prepare<'a>(
         plane_light: light::number(here.light, 0) as u8,
         wall_light: light::number(here.light, contrast(wall)) as u8,
         wall_color: here.wall_color,
-        x_offset: (side.x_offset as i32) << 16,
+        // Only a front side scrolls, as DOOM moves sidedef 0's offset.
+        x_offset: (side.x_offset as i32)
+            .wrapping_add(if front {
+                wall_flag::scrolled(wall.flags, level.time())
+            } else {
+                0
+            })
+            .wrapping_shl(16),
         upper: Part::NONE,
         lower: Part::NONE,
         middle: Part::NONE,

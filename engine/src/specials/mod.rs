@@ -1,8 +1,9 @@
 //! What the level does as the game plays: the sectors' changing state and
 //! the movers that change it (DOOM's thinkers: doors, lifts, floors, and
 //! the sectors' own lights), set off
-//! by wall specials, where teleporters lead, and the keys that locked
-//! specials ask for ([`keys`]).
+//! by wall specials, where teleporters lead, the keys that locked
+//! specials ask for ([`keys`]), and the switches in their other position
+//! (DOOM's SW1/SW2 textures, [`crate::world::SwitchState`]).
 //!
 //! [`World`] holds a [`SectorState`] for each sector (up to
 //! [`MAX_LIVE_SECTORS`]: sectors past it keep the map's heights and never
@@ -26,11 +27,13 @@ pub mod teleport;
 
 use heapless::Vec as HVec;
 
-use crate::config::{MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SECRETS, MAX_SPENT_SPECIALS};
+use crate::config::{
+    MAX_LIGHTS, MAX_LIVE_SECTORS, MAX_MOVERS, MAX_SECRETS, MAX_SPENT_SPECIALS, MAX_SWITCHES,
+};
 use crate::format::{trigger, wall_action, WallSpecialRecord};
 use crate::game::{Body, Exit};
 use crate::math::{Fx, Vec2};
-use crate::world::{Level, SectorId, SectorState, WallId};
+use crate::world::{Level, SectorId, SectorState, SwitchState, WallId};
 pub use ceiling::Ceiling;
 pub use door::{Door, DoorKind, Motion};
 pub use floor::Floor;
@@ -108,7 +111,13 @@ pub struct World {
     secrets: HVec<u16, MAX_SECRETS>,
     /// The keys lying in the level and held.
     keys: Keys,
+    /// The switches in their other position, in the order used.
+    switches: HVec<SwitchState, MAX_SWITCHES>,
 }
+
+/// How long a repeatable switch stays in its other position, in ticks
+/// (DOOM's `BUTTONTIME`).
+pub const SWITCH_TICKS: u16 = 35;
 
 impl World {
     /// The world as `level`'s map builds it.
@@ -134,7 +143,13 @@ impl World {
             random,
             secrets: HVec::new(),
             keys: Keys::new(&level),
+            switches: HVec::new(),
         }
+    }
+
+    /// The switches in their other position.
+    pub fn switches(&self) -> &[SwitchState] {
+        &self.switches
     }
 
     /// The keys: which lie in the level, which the player holds.
@@ -276,6 +291,10 @@ impl World {
         if self.keys.held_bits() != 0 {
             h.u32(8 << 16 | u32::from(self.keys.held_bits()));
         }
+        for s in self.switches.iter() {
+            h.u32(9 << 16 | u32::from(s.wall));
+            h.u32(u32::from(s.back_in));
+        }
         h.0
     }
 
@@ -295,6 +314,22 @@ impl World {
         }
         let outcome = self.act(level, &special);
         let acted = !matches!(outcome, Outcome::Nothing | Outcome::Locked(_));
+        let switch = map.switch(special.wall).is_some();
+        if acted && switch && special.trigger & trigger::USE != 0 {
+            // DOOM's P_ChangeSwitchTexture: a repeatable switch flips
+            // back after a second; a once-only one stays.
+            if !self.switches.iter().any(|s| s.wall == special.wall) {
+                let back_in = if special.trigger & trigger::REPEAT != 0 {
+                    SWITCH_TICKS
+                } else {
+                    0
+                };
+                let _ = self.switches.push(SwitchState {
+                    wall: special.wall,
+                    back_in,
+                });
+            }
+        }
         if acted && special.trigger & trigger::REPEAT == 0 {
             if let Ok(i) = u16::try_from(index) {
                 if let Err(at) = self.spent.binary_search(&i) {
@@ -463,6 +498,17 @@ impl World {
     /// Runs every mover once, in the order they started, moving `bodies`
     /// with the planes. Movers that are done leave the list.
     pub(crate) fn tick(&mut self, level: &Level<'_>, bodies: &mut [Body]) {
+        // Repeatable switches count down and flip back.
+        if !self.switches.is_empty() {
+            self.switches.retain_mut(|s| match s.back_in {
+                0 => true,
+                1 => false,
+                _ => {
+                    s.back_in -= 1;
+                    true
+                }
+            });
+        }
         // Lights first: DOOM made their thinkers at the level's start,
         // before any mover's.
         for light in self.lights.iter_mut() {

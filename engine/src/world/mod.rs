@@ -161,6 +161,17 @@ pub struct Obstacle {
     pub radius: Fx,
 }
 
+/// A switch in its other position (its wall's front side shows its
+/// [`crate::format::SwitchRecord`] textures).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SwitchState {
+    /// The wall.
+    pub wall: u16,
+    /// Ticks until it flips back; 0 for one that stays (a once-only
+    /// switch).
+    pub back_in: u16,
+}
+
 /// A loaded level: the validated map, read in place, and perhaps the
 /// sectors' state as a game has changed it.
 #[derive(Copy, Clone, Debug)]
@@ -168,6 +179,10 @@ pub struct Level<'a> {
     map: MapView<'a>,
     /// Sector `i`'s state is `state[i]` where there is one, else the map's.
     state: &'a [SectorState],
+    /// Ticks since the level began (scrolling walls have moved that far).
+    time: u32,
+    /// The switches in their other position.
+    switched: &'a [SwitchState],
 }
 
 impl<'a> Level<'a> {
@@ -176,6 +191,8 @@ impl<'a> Level<'a> {
         Ok(Level {
             map: MapView::new_checked(bytes)?,
             state: &[],
+            time: 0,
+            switched: &[],
         })
     }
 
@@ -188,7 +205,47 @@ impl<'a> Level<'a> {
         Level {
             map: self.map,
             state,
+            time: self.time,
+            switched: self.switched,
         }
+    }
+
+    /// The same level with the switches `switched` in their other
+    /// position.
+    pub fn with_switches<'b>(&self, switched: &'b [SwitchState]) -> Level<'b>
+    where
+        'a: 'b,
+    {
+        Level {
+            map: self.map,
+            state: self.state,
+            time: self.time,
+            switched,
+        }
+    }
+
+    /// The textures wall `wall`'s front side shows instead of its own,
+    /// where it is a switch in its other position.
+    pub fn switched(&self, wall: WallId) -> Option<crate::format::SwitchRecord> {
+        if !self.switched.iter().any(|s| s.wall == wall.0) {
+            return None;
+        }
+        self.map.switch(wall.0)
+    }
+
+    /// The same level `ticks` after it began: its scrolling walls
+    /// ([`crate::format::wall_flag::SCROLL_LEFT`]) moved on that far.
+    pub fn at_time(&self, ticks: u32) -> Level<'a> {
+        Level {
+            time: ticks,
+            ..*self
+        }
+    }
+
+    /// Ticks since the level began, as [`Level::at_time`] set them (0 for
+    /// a level no game has played).
+    pub fn time(&self) -> u32 {
+        self.time
     }
 
     /// The same level as the map has it, whatever a game has changed.
@@ -196,6 +253,8 @@ impl<'a> Level<'a> {
         Level {
             map: self.map,
             state: &[],
+            time: 0,
+            switched: &[],
         }
     }
 

@@ -333,17 +333,24 @@ pub fn import(
     };
 
     let mut walls: Vec<SourceWall> = Vec::with_capacity(lines.len());
+    // Each wall's front sidedef (its textures' names, for the switches).
+    let mut front_sidedef: Vec<usize> = Vec::with_capacity(lines.len());
     for l in &lines {
         let (Some(v1), Some(v2)) = (new_index[l.v1], new_index[l.v2]) else {
             continue;
         };
+        front_sidedef.push(l.front_side);
         walls.push(SourceWall {
             v1,
             v2,
             front: l.front,
             back: l.back,
             flags: l.flags
-                & (wall_flag::IMPASSABLE | wall_flag::UPPER_UNPEGGED | wall_flag::LOWER_UNPEGGED),
+                & (wall_flag::IMPASSABLE | wall_flag::UPPER_UNPEGGED | wall_flag::LOWER_UNPEGGED)
+                | level
+                    .linedefs
+                    .get(l.origin)
+                    .map_or(0, |d| specials::scroll(level.specials, d.special)),
             front_side: side(l.front_side, &mut packer),
             back_side: l.back_side.map_or(NONE, |s| side(s, &mut packer)),
             origin: l.origin,
@@ -406,6 +413,40 @@ pub fn import(
     let (things, rotations) = convert_things(level, lib, opts, &mut packer, &mut w, &mut summary)?;
 
     check_outlines(&walls, &vertices, sectors.len(), &mut w);
+
+    // Switches: the other texture of each SW1/SW2 on a switch's front.
+    let mut switches = Vec::new();
+    for (i, wall) in walls.iter().enumerate() {
+        let Some(l) = level.linedefs.get(wall.origin) else {
+            continue;
+        };
+        let used = specials::exit(level.specials, l.special)
+            .or_else(|| specials::mover(level.specials, l.special).filter(|_| opts.movers));
+        let Some((action, trigger)) = used else {
+            continue;
+        };
+        let manual_door = engine::format::wall_action::is_door(action)
+            && action & engine::format::wall_action::BACK_SECTOR != 0;
+        if trigger & engine::format::trigger::USE == 0 || manual_door {
+            continue;
+        }
+        let Some(sd) = front_sidedef.get(i).and_then(|&f| level.sidedefs.get(f)) else {
+            continue;
+        };
+        let mut other = |name: &str| match specials::switch_pair(name) {
+            Some(pair) if lib.has_wall(&pair) => packer.wall(&pair),
+            _ => NONE,
+        };
+        let record = engine::format::SwitchRecord {
+            wall: i as u16,
+            upper: other(&sd.upper),
+            middle: other(&sd.middle),
+            lower: other(&sd.lower),
+        };
+        if (record.upper, record.middle, record.lower) != (NONE, NONE, NONE) {
+            switches.push(record);
+        }
+    }
 
     let textures = packer.finish();
     if lib.texture_count() + lib.flat_count() + lib.sprite_count() == 0 {
@@ -481,6 +522,7 @@ pub fn import(
         vertices,
         walls,
         specials,
+        switches,
         sides,
         sectors,
         things,

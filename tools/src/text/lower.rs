@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use super::parse::{parse_line, Looks, SectorTextures, Spanned, Stmt};
 use super::suggest;
-use crate::build::{self, BuildOptions, Site, SourceMap, SourceSector, SourceSpecial};
+use crate::build::{
+    self, BuildOptions, Site, SourceMap, SourceScroll, SourceSector, SourceSpecial,
+};
 use crate::diag::{shown, Diagnostic, Diagnostics, Location, Severity, SourceFile, Span};
 use crate::texture::TextureLibrary;
 use crate::wad::Wad;
@@ -88,6 +90,10 @@ struct Compiler<'a> {
     exits: Vec<PendingExit<'a>>,
     /// The specials they became, and where each was written.
     specials: Vec<(SourceSpecial, Span)>,
+    /// `scroll` statements, resolved with the exits: the walls and where
+    /// each was written.
+    scrolls: Vec<(Spanned<&'a str>, Spanned<&'a str>, u16, Span)>,
+    resolved_scrolls: Vec<(SourceScroll, Span)>,
     player: Option<Span>,
     /// Where `textures` and `texture` files are looked for: the map
     /// file's directory.
@@ -126,6 +132,8 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
         things: Vec::new(),
         exits: Vec::new(),
         specials: Vec::new(),
+        scrolls: Vec::new(),
+        resolved_scrolls: Vec::new(),
         player: None,
         base_dir: Path::new(file_name)
             .parent()
@@ -498,6 +506,7 @@ impl<'a> Compiler<'a> {
                 },
                 span,
             }),
+            Stmt::Scroll { v1, v2, flag, span } => self.scrolls.push((v1, v2, flag, span)),
             Stmt::Door {
                 v1,
                 v2,
@@ -743,6 +752,20 @@ impl<'a> Compiler<'a> {
                 self.specials.push((special, e.span));
             }
         }
+        for (v1, v2, flag, span) in std::mem::take(&mut self.scrolls) {
+            let a = self.vertex_names.get(v1.value).copied();
+            let b = self.vertex_names.get(v2.value).copied();
+            if a.is_none() {
+                self.unknown("vertex", v1);
+            }
+            if b.is_none() {
+                self.unknown("vertex", v2);
+            }
+            if let (Some(v1), Some(v2)) = (a, b) {
+                self.resolved_scrolls
+                    .push((SourceScroll { v1, v2, flag }, span));
+            }
+        }
     }
 
     fn resolve_loops(&mut self) {
@@ -913,6 +936,11 @@ impl<'a> Compiler<'a> {
     fn source_map(&self) -> SourceMap {
         SourceMap {
             specials: self.specials.iter().map(|(s, _)| s.clone()).collect(),
+            scrolls: self
+                .resolved_scrolls
+                .iter()
+                .map(|(s, _)| s.clone())
+                .collect(),
             title: self.title.as_ref().map_or(String::new(), |t| t.0.clone()),
             vertices: self.vertices.iter().map(|v| v.pos).collect(),
             sectors: self
@@ -954,6 +982,7 @@ impl<'a> Compiler<'a> {
                 .and_then(|l| Some(l.spans.get(index)?.to(*l.spans.get(index + 1)?))),
             Site::Thing(i) => self.things.get(i).map(|t| t.span),
             Site::Special(i) => self.specials.get(i).map(|s| s.1),
+            Site::Scroll(i) => self.resolved_scrolls.get(i).map(|s| s.1),
             // Only `build_walls` names linedefs; the text format has none.
             Site::Line(_) => None,
         };

@@ -14,6 +14,7 @@
 //! obstacle X Y RADIUS                  # a round post that never moves and no body enters
 //! exit V1 V2 [secret] [walk]           # the wall V1-V2 ends the level: used (or walked over)
 //! key blue|yellow|red X Y [skull]      # a keycard (skull key) to pick up; walls take `key COLOUR`
+//! scroll V1 V2 [left|right]            # the side on the right of V1 -> V2 scrolls, a unit a tick
 //! ```
 //!
 //! * One statement per line; tokens are separated by white space. A `#`

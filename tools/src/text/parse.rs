@@ -147,6 +147,18 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `scroll V1 V2 [left|right]`: the wall's side on the right of
+    /// `v1 -> v2` moves one unit a tick (`flag` is the wall flag).
+    Scroll {
+        /// One end.
+        v1: Spanned<&'a str>,
+        /// The other end.
+        v2: Spanned<&'a str>,
+        /// [`engine::format::wall_flag::SCROLL_LEFT`] or `SCROLL_RIGHT`.
+        flag: u16,
+        /// The whole statement.
+        span: Span,
+    },
     /// `key COLOUR X Y [skull]`: a keycard (or skull key) the player
     /// picks up by touching it; `lock` is its colour as a
     /// [`trigger::lock`] value.
@@ -239,7 +251,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 18] = [
+pub const KEYWORDS: [&str; 19] = [
     "title",
     "vertex",
     "sector",
@@ -256,6 +268,7 @@ pub const KEYWORDS: [&str; 18] = [
     "teleport",
     "destination",
     "key",
+    "scroll",
     "textures",
     "texture",
 ];
@@ -437,6 +450,23 @@ pub fn parse_line<'a>(
                 Stmt::Destination { x, y, angle, span }
             }
         }
+        "scroll" => {
+            let v1 = p.name("vertex")?;
+            let v2 = p.name("vertex")?;
+            use engine::format::wall_flag::{SCROLL_LEFT, SCROLL_RIGHT};
+            let flag = match p.tokens.get(p.pos).map(|t| t.text) {
+                Some("left") => SCROLL_LEFT,
+                Some("right") => SCROLL_RIGHT,
+                _ => 0,
+            };
+            p.pos += usize::from(flag != 0);
+            Stmt::Scroll {
+                v1,
+                v2,
+                flag: if flag == 0 { SCROLL_LEFT } else { flag },
+                span: stmt_span,
+            }
+        }
         "key" => {
             let lock = p.key_colour()?;
             let x = p.coordinate("X coordinate")?;
@@ -535,6 +565,7 @@ impl<'a> Parser<'_, 'a> {
             "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "stairs" => "stairs V1 V2 [fast] tag N [walk] [once] [key COLOUR]",
             "key" => "key blue|yellow|red X Y [skull]",
+            "scroll" => "scroll V1 V2 [left|right]",
             "teleport" => "teleport V1 V2 tag N [once]",
             "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",

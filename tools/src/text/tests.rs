@@ -832,3 +832,34 @@ fn keys_and_locked_walls() {
     let e = error(&format!("{ROOMS}key blue 64 64 card\n"));
     assert!(e.message.contains("unexpected `card`"), "{}", e.message);
 }
+
+#[test]
+fn scroll_statements_make_scrolling_walls() {
+    use engine::format::wall_flag::{SCROLL_LEFT, SCROLL_RIGHT};
+    use engine::world::WallId;
+    // The hall's west wall scrolls left; the portal b-c right, its side
+    // on the right of c -> b (facing `hall`, west of it) in front.
+    let src = format!("{ROOMS}scroll d a\nscroll c b right\n");
+    let out = compile_source(&src, "t").unwrap();
+    let level = Level::load(&out.bytes).unwrap();
+    let walls: Vec<_> = (0..level.wall_count())
+        .map(|i| level.wall(WallId(i as u16)))
+        .filter(|w| w.flags & (SCROLL_LEFT | SCROLL_RIGHT) != 0)
+        .collect();
+    assert_eq!(walls.len(), 2);
+    let west = walls.iter().find(|w| w.back.is_none()).unwrap();
+    assert_eq!(west.flags & SCROLL_LEFT, SCROLL_LEFT);
+    let portal = walls.iter().find(|w| w.back.is_some()).unwrap();
+    assert_eq!(portal.flags & SCROLL_RIGHT, SCROLL_RIGHT);
+    assert_eq!(portal.a, Vec2::from_int(256, 256));
+    let hall = level.locate(Vec2::from_int(64, 64)).unwrap();
+    assert_eq!(portal.front, hall);
+    // Mistakes.
+    let e = error(&format!("{ROOMS}scroll a c\n"));
+    assert!(e.message.contains("no wall runs between"), "{}", e.message);
+    let e = error(&format!("{ROOMS}scroll d a up\n"));
+    assert!(e.message.contains("unexpected `up`"), "{}", e.message);
+    // A door used from the hall cannot scroll its other side.
+    let e = error(&format!("{ROOMS}door c b\nscroll b c\n"));
+    assert!(e.message.contains("faces the other way"), "{}", e.message);
+}
