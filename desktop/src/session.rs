@@ -462,6 +462,19 @@ mod tests {
         assert_eq!(s.game().player(), demo_game.player());
     }
 
+    /// Every notice of a session on the text map `src`, played by `script`.
+    fn notices_of(src: &str, script: &str) -> Vec<Notice> {
+        let map = tools::compile_source(src, "t").unwrap();
+        let level = Level::load(&map.bytes).unwrap();
+        let mut s = session(level, script);
+        let mut notices = Vec::new();
+        while !s.quit() {
+            s.step(&Live::default()).unwrap();
+            notices.extend(s.notices());
+        }
+        notices
+    }
+
     #[test]
     fn a_secret_and_an_exit_are_noticed_once() {
         let src = "vertex a 0 0\nvertex b 256 0\nvertex c 256 256\nvertex d 0 256\n\
@@ -471,16 +484,8 @@ mod tests {
                    sector out floor 0 ceiling 128\n\
                    loop hall a b c d a\nloop nook b e f c b\nloop out e g h f e\n\
                    player 64 128 0\nexit e f walk\n";
-        let map = tools::compile_source(src, "t").unwrap();
-        let level = Level::load(&map.bytes).unwrap();
-        let mut s = session(level, "0 W down\n100 quit\n");
-        let mut notices = Vec::new();
-        while !s.quit() {
-            s.step(&Live::default()).unwrap();
-            notices.extend(s.notices());
-        }
         assert_eq!(
-            notices,
+            notices_of(src, "0 W down\n100 quit\n"),
             [
                 Notice::Message("A SECRET IS REVEALED!".into()),
                 Notice::Exit(engine::game::Exit::Normal)
@@ -497,16 +502,8 @@ mod tests {
                    sector hall floor 0 ceiling 128\nsector door floor 0 ceiling 0\n\
                    loop hall a b c d a\nloop door b e f c b\n\
                    door c b key blue\nkey blue 40 64\nplayer 220 64 0\n";
-        let map = tools::compile_source(src, "t").unwrap();
-        let level = Level::load(&map.bytes).unwrap();
-        let mut s = session(level, "0 E down\n1 E up\n2 S down\n40 S up\n41 quit\n");
-        let mut notices = Vec::new();
-        while !s.quit() {
-            s.step(&Live::default()).unwrap();
-            notices.extend(s.notices());
-        }
         assert_eq!(
-            notices,
+            notices_of(src, "0 E down\n1 E up\n2 S down\n40 S up\n41 quit\n"),
             [
                 Notice::Message("YOU NEED A BLUE KEY TO OPEN THIS DOOR".into()),
                 Notice::Message("PICKED UP A BLUE KEYCARD.".into()),

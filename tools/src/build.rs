@@ -795,11 +795,7 @@ pub fn build_textured(
     // 8. Specials, on the walls their vertices name.
     let mut specials = Vec::with_capacity(map.specials.len());
     for (i, s) in map.specials.iter().enumerate() {
-        let wall = walls.iter().position(|w| {
-            let (a, b) = (w.v1 as usize, w.v2 as usize);
-            (a, b) == (s.v1, s.v2) || (b, a) == (s.v1, s.v2)
-        });
-        let Some(wall) = wall else {
+        let Some(wall) = wall_between(&walls, s.v1, s.v2) else {
             return Err(
                 err(Site::Special(i), "no wall runs between these two vertices")
                     .help("a special goes on a wall: two vertices next to each other in a loop"),
@@ -828,17 +824,7 @@ pub fn build_textured(
                     "a teleporter needs a sector on each side of its wall: it is walked over",
                 ));
             }
-            if (w.v1 as usize, w.v2 as usize) != (s.v1, s.v2) {
-                *w = WallRecord {
-                    v1: w.v2,
-                    v2: w.v1,
-                    front: w.back,
-                    back: w.front,
-                    front_side: w.back_side,
-                    back_side: w.front_side,
-                    ..*w
-                };
-            }
+            turn_from(w, s.v1, s.v2);
         }
         specials.push(WallSpecialRecord {
             wall: wall as u16,
@@ -850,11 +836,7 @@ pub fn build_textured(
     // front (a portal turned so, unless a door or teleporter on it faces
     // the other way).
     for (i, sc) in map.scrolls.iter().enumerate() {
-        let wall = walls.iter().position(|w| {
-            let (a, b) = (w.v1 as usize, w.v2 as usize);
-            (a, b) == (sc.v1, sc.v2) || (b, a) == (sc.v1, sc.v2)
-        });
-        let Some(wall) = wall else {
+        let Some(wall) = wall_between(&walls, sc.v1, sc.v2) else {
             return Err(
                 err(Site::Scroll(i), "no wall runs between these two vertices")
                     .help("a scrolling wall is two vertices next to each other in a loop"),
@@ -870,15 +852,7 @@ pub fn build_textured(
                 )
                 .help("write the two vertices the other way round"));
             }
-            *w = WallRecord {
-                v1: w.v2,
-                v2: w.v1,
-                front: w.back,
-                back: w.front,
-                front_side: w.back_side,
-                back_side: w.front_side,
-                ..*w
-            };
+            turn_from(w, sc.v1, sc.v2);
         }
         w.flags |= sc.flag;
     }
@@ -994,6 +968,30 @@ fn texture_sides(
         }
     }
     (sides, Some(packer.finish()))
+}
+
+/// The wall between vertices `v1` and `v2`, either way round.
+fn wall_between(walls: &[WallRecord], v1: usize, v2: usize) -> Option<usize> {
+    walls.iter().position(|w| {
+        let (a, b) = (w.v1 as usize, w.v2 as usize);
+        (a, b) == (v1, v2) || (b, a) == (v1, v2)
+    })
+}
+
+/// Turns portal `w` round, if need be, so that it runs `v1 -> v2`: its
+/// front (right) is then the sector on the right of `v1 -> v2`.
+fn turn_from(w: &mut WallRecord, v1: usize, v2: usize) {
+    if (w.v1 as usize, w.v2 as usize) != (v1, v2) {
+        *w = WallRecord {
+            v1: w.v2,
+            v2: w.v1,
+            front: w.back,
+            back: w.front,
+            front_side: w.back_side,
+            back_side: w.front_side,
+            ..*w
+        };
+    }
 }
 
 /// Each sector's run of walls (a wall is listed for its front sector and,

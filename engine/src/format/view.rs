@@ -159,6 +159,21 @@ pub(super) fn in_range(v: Fx) -> bool {
     v >= -limit && v <= limit
 }
 
+/// The index of `wall`'s entry in a list of `count` entries sorted by
+/// wall (`wall_of(i)` is entry `i`'s), by binary search.
+fn index_by_wall(count: usize, wall_of: impl Fn(usize) -> u16, wall: u16) -> Option<usize> {
+    let (mut lo, mut hi) = (0, count);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match wall_of(mid).cmp(&wall) {
+            core::cmp::Ordering::Equal => return Some(mid),
+            core::cmp::Ordering::Less => lo = mid + 1,
+            core::cmp::Ordering::Greater => hi = mid,
+        }
+    }
+    None
+}
+
 pub(super) fn too_many(what: &'static str, count: usize, max: usize) -> Result<(), LoadError> {
     if count > max {
         Err(LoadError::TooMany { what, count, max })
@@ -494,19 +509,13 @@ impl<'a> MapView<'a> {
         let mut prev: Option<u16> = None;
         for i in 0..self.wall_special_count() {
             let s = self.wall_special_at(i);
-            if s.wall as usize >= self.wall_count() {
-                return Err(LoadError::IndexOutOfRange {
-                    what: "wall special's wall",
-                    index: i,
-                    value: s.wall as u32,
-                });
-            }
-            if prev.is_some_and(|p| p >= s.wall) {
-                return Err(LoadError::ValueOutOfRange {
-                    what: "wall special (not sorted by wall, or a wall twice)",
-                    index: i,
-                });
-            }
+            self.check_listed_wall(
+                i,
+                s.wall,
+                prev,
+                "wall special's wall",
+                "wall special (not sorted by wall, or a wall twice)",
+            )?;
             if !wall_action::is_known(s.action) || !trigger::is_valid(s.trigger) {
                 return Err(LoadError::ValueOutOfRange {
                     what: "wall special",
@@ -518,25 +527,47 @@ impl<'a> MapView<'a> {
         Ok(())
     }
 
+    /// Entry `i` of a list sorted by wall (the wall specials, the
+    /// switches) names wall `wall`, after `prev`, the one before: a wall
+    /// the map has, in order, once. `what_wall` and `what_order` name the
+    /// two faults.
+    fn check_listed_wall(
+        &self,
+        i: usize,
+        wall: u16,
+        prev: Option<u16>,
+        what_wall: &'static str,
+        what_order: &'static str,
+    ) -> Result<(), LoadError> {
+        if wall as usize >= self.wall_count() {
+            return Err(LoadError::IndexOutOfRange {
+                what: what_wall,
+                index: i,
+                value: wall as u32,
+            });
+        }
+        if prev.is_some_and(|p| p >= wall) {
+            return Err(LoadError::ValueOutOfRange {
+                what: what_order,
+                index: i,
+            });
+        }
+        Ok(())
+    }
+
     /// Every switch names a wall, in order, once, and textures the map
     /// has (or none).
     fn check_switches(&self) -> Result<(), LoadError> {
         let mut prev: Option<u16> = None;
         for i in 0..self.switch_count() {
             let s = self.switch_at(i);
-            if s.wall as usize >= self.wall_count() {
-                return Err(LoadError::IndexOutOfRange {
-                    what: "switch's wall",
-                    index: i,
-                    value: s.wall as u32,
-                });
-            }
-            if prev.is_some_and(|p| p >= s.wall) {
-                return Err(LoadError::ValueOutOfRange {
-                    what: "switch (not sorted by wall, or a wall twice)",
-                    index: i,
-                });
-            }
+            self.check_listed_wall(
+                i,
+                s.wall,
+                prev,
+                "switch's wall",
+                "switch (not sorted by wall, or a wall twice)",
+            )?;
             for t in [s.upper, s.middle, s.lower] {
                 self.check_texture_ref("switch's texture", i, t, false)?;
             }
@@ -881,17 +912,8 @@ impl<'a> MapView<'a> {
     /// The switch textures of wall `wall`, if it has them (a binary
     /// search: the list is sorted by wall).
     pub fn switch(&self, wall: u16) -> Option<SwitchRecord> {
-        let (mut lo, mut hi) = (0, self.switch_count());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let s = self.switch_at(mid);
-            match s.wall.cmp(&wall) {
-                core::cmp::Ordering::Equal => return Some(s),
-                core::cmp::Ordering::Less => lo = mid + 1,
-                core::cmp::Ordering::Greater => hi = mid,
-            }
-        }
-        None
+        index_by_wall(self.switch_count(), |i| self.switch_at(i).wall, wall)
+            .map(|i| self.switch_at(i))
     }
 
     /// The special of wall `wall`, if it has one (a binary search: the
@@ -903,17 +925,11 @@ impl<'a> MapView<'a> {
 
     /// Where in the list wall `wall`'s special is, if it has one.
     pub fn wall_special_index(&self, wall: u16) -> Option<usize> {
-        let (mut lo, mut hi) = (0, self.wall_special_count());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            let s = self.wall_special_at(mid);
-            match s.wall.cmp(&wall) {
-                core::cmp::Ordering::Equal => return Some(mid),
-                core::cmp::Ordering::Less => lo = mid + 1,
-                core::cmp::Ordering::Greater => hi = mid,
-            }
-        }
-        None
+        index_by_wall(
+            self.wall_special_count(),
+            |i| self.wall_special_at(i).wall,
+            wall,
+        )
     }
 
     /// Number of sprite rotation sets (entries of `SROT`).

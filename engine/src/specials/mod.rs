@@ -314,8 +314,8 @@ impl World {
         }
         let outcome = self.act(level, &special);
         let acted = !matches!(outcome, Outcome::Nothing | Outcome::Locked(_));
-        let switch = map.switch(special.wall).is_some();
-        if acted && switch && special.trigger & trigger::USE != 0 {
+        let used = acted && special.trigger & trigger::USE != 0;
+        if used && map.switch(special.wall).is_some() {
             // DOOM's P_ChangeSwitchTexture: a repeatable switch flips
             // back after a second; a once-only one stays.
             if !self.switches.iter().any(|s| s.wall == special.wall) {

@@ -414,22 +414,50 @@ pub fn import(
 
     check_outlines(&walls, &vertices, sectors.len(), &mut w);
 
-    // Switches: the other texture of each SW1/SW2 on a switch's front.
+    // Exits, on the walls of their linedefs.
+    let specials: Vec<WallSpecialRecord> = walls
+        .iter()
+        .enumerate()
+        .filter_map(|(i, wall)| {
+            let l = level.linedefs.get(wall.origin)?;
+            if let Some((action, trigger)) = specials::exit(level.specials, l.special) {
+                return Some(WallSpecialRecord {
+                    wall: i as u16,
+                    action,
+                    trigger,
+                    tag: 0,
+                });
+            }
+            let (action, trigger) = specials::mover(level.specials, l.special)
+                .or_else(|| specials::teleport(level.specials, l.special))
+                .filter(|_| opts.movers)?;
+            let tag = u16::try_from(l.tag).unwrap_or(0);
+            // A tagged special without a tag moves nothing; a manual one
+            // needs the sector behind its wall.
+            let manual = action & engine::format::wall_action::BACK_SECTOR != 0;
+            if (manual && wall.back.is_none()) || (!manual && tag == 0) {
+                return None;
+            }
+            Some(WallSpecialRecord {
+                wall: i as u16,
+                action,
+                trigger,
+                tag,
+            })
+        })
+        .collect();
+
+    // Switches: the other texture of each SW1/SW2 on the front of a use
+    // special's wall (but a manual door's: DOOM flips none of those).
     let mut switches = Vec::new();
-    for (i, wall) in walls.iter().enumerate() {
-        let Some(l) = level.linedefs.get(wall.origin) else {
-            continue;
-        };
-        let used = specials::exit(level.specials, l.special)
-            .or_else(|| specials::mover(level.specials, l.special).filter(|_| opts.movers));
-        let Some((action, trigger)) = used else {
-            continue;
-        };
+    for special in &specials {
+        let action = special.action;
         let manual_door = engine::format::wall_action::is_door(action)
             && action & engine::format::wall_action::BACK_SECTOR != 0;
-        if trigger & engine::format::trigger::USE == 0 || manual_door {
+        if special.trigger & engine::format::trigger::USE == 0 || manual_door {
             continue;
         }
+        let i = usize::from(special.wall);
         let Some(sd) = front_sidedef.get(i).and_then(|&f| level.sidedefs.get(f)) else {
             continue;
         };
@@ -438,7 +466,7 @@ pub fn import(
             _ => NONE,
         };
         let record = engine::format::SwitchRecord {
-            wall: i as u16,
+            wall: special.wall,
             upper: other(&sd.upper),
             middle: other(&sd.middle),
             lower: other(&sd.lower),
@@ -478,38 +506,6 @@ pub fn import(
             })
             .ok()
     });
-    // Exits, on the walls of their linedefs.
-    let specials: Vec<WallSpecialRecord> = walls
-        .iter()
-        .enumerate()
-        .filter_map(|(i, wall)| {
-            let l = level.linedefs.get(wall.origin)?;
-            if let Some((action, trigger)) = specials::exit(level.specials, l.special) {
-                return Some(WallSpecialRecord {
-                    wall: i as u16,
-                    action,
-                    trigger,
-                    tag: 0,
-                });
-            }
-            let (action, trigger) = specials::mover(level.specials, l.special)
-                .or_else(|| specials::teleport(level.specials, l.special))
-                .filter(|_| opts.movers)?;
-            let tag = u16::try_from(l.tag).unwrap_or(0);
-            // A tagged special without a tag moves nothing; a manual one
-            // needs the sector behind its wall.
-            let manual = action & engine::format::wall_action::BACK_SECTOR != 0;
-            if (manual && wall.back.is_none()) || (!manual && tag == 0) {
-                return None;
-            }
-            Some(WallSpecialRecord {
-                wall: i as u16,
-                action,
-                trigger,
-                tag,
-            })
-        })
-        .collect();
     summary.exits = specials
         .iter()
         .filter(|s| {
