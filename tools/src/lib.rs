@@ -24,6 +24,7 @@ pub mod doom;
 pub mod import;
 pub mod inspect;
 pub mod nodes;
+pub mod pack;
 pub mod text;
 pub mod texture;
 pub mod wad;

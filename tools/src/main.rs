@@ -48,6 +48,13 @@ USAGE:
     tools dump MAP | FILE.wad --map NAME | LEVEL.udmf [--json]
         The map as JSON on stdout: vertices, walls, sides, sectors,
         things, player start, textures and blockmap, in map units.
+    tools pack INPUT... -o OUT [--iwad IWAD] [--skill N] [--open]
+        Compile every INPUT into one level pack for a cartridge: a map
+        (text, UDMF or compiled) is one level named by its file stem; a
+        WAD gives each of its maps in order, named E1M1, MAP01, ... and
+        titled as its DEHACKED lump titles them. Textures, palettes and
+        light tables that several levels share are stored once. Prints
+        the pack's figures on stderr.
     tools help | --help | -h
         This text.
 
@@ -106,8 +113,9 @@ fn run(args: &[OsString]) -> Result<(), Failure> {
         Some("compile") => compile(rest),
         Some("info") => info(rest),
         Some("dump") => dump(rest),
+        Some("pack") => pack(rest),
         _ => Err(Failure::Usage(format!(
-            "unknown command `{}` (expected compile, info, dump or help)",
+            "unknown command `{}` (expected compile, info, dump, pack or help)",
             command.to_string_lossy()
         ))),
     }
@@ -498,6 +506,105 @@ fn compile_wad(a: &Args, input: &Path, bytes: &[u8], output: &Path) -> Result<()
             failed.join(" ")
         )))
     }
+}
+
+fn pack(args: &[OsString]) -> Result<(), Failure> {
+    let allowed = [
+        "-o",
+        "--output",
+        "--block-size",
+        "--iwad",
+        "--skill",
+        "--open",
+    ];
+    let a = parse_args(args, &allowed)?;
+    if a.help {
+        return say(HELP);
+    }
+    if a.inputs.is_empty() {
+        return Err(Failure::Usage("no input maps given".into()));
+    }
+    let Some(output) = a.output.clone() else {
+        return Err(Failure::Usage("no output given: use `-o OUT`".into()));
+    };
+    // A WAD by bare name is looked for where the source ports look.
+    let iwad = a
+        .iwad
+        .as_ref()
+        .map(|p| read_file(&tools::find_wad(p), "IWAD"))
+        .transpose()?;
+    let mut builder = tools::pack::PackBuilder::new();
+    let add = |builder: &mut tools::pack::PackBuilder, name: &str, title: &str, bytes: &[u8]| {
+        builder.add(name, title, bytes).map_err(Failure::Map)
+    };
+    for input in &a.inputs {
+        let input = &tools::find_wad(input);
+        let bytes = read_file(input, "map")?;
+        let stem = input
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match input_kind(input, &bytes)? {
+            Kind::Wad => {
+                let source = open_wad(input, &bytes, iwad.as_deref())?;
+                let mut titles = iwad
+                    .as_deref()
+                    .map(tools::pack::dehacked_titles)
+                    .unwrap_or_default();
+                titles.extend(tools::pack::dehacked_titles(&bytes));
+                let maps = source.maps();
+                if maps.is_empty() {
+                    return Err(Failure::Map(format!(
+                        "error: `{}` has no maps in it",
+                        input.display()
+                    )));
+                }
+                for map in &maps {
+                    let imported = source
+                        .compile(map, &import_options(&a))
+                        .map_err(Failure::Map)?;
+                    print_warnings(&map.name, &imported.warnings);
+                    let title = titles.get(&map.name).map(String::as_str).unwrap_or("");
+                    add(&mut builder, &map.name, title, &imported.compiled.bytes)?;
+                }
+            }
+            Kind::Udmf => {
+                let out = udmf(&a, input, &bytes)?;
+                add(
+                    &mut builder,
+                    &tools::pack::level_name(&stem),
+                    "",
+                    &out.bytes,
+                )?;
+            }
+            Kind::Other => {
+                let out = load(input, bytes, build_options(&a))?;
+                let title = engine::format::MapView::new_checked(&out.bytes)
+                    .map(|v| v.title().to_string())
+                    .unwrap_or_default();
+                add(
+                    &mut builder,
+                    &tools::pack::level_name(&stem),
+                    &title,
+                    &out.bytes,
+                )?;
+            }
+        }
+    }
+    let bytes = builder.finish().map_err(Failure::Map)?;
+    let stats = builder.stats();
+    say_err(&format!(
+        "pack: {} levels, {} bytes compiled (largest {}), {} bytes packed: {} shared bytes \
+         stored once, {} not stored again; {} pieces",
+        stats.levels,
+        stats.map_bytes,
+        stats.largest,
+        bytes.len(),
+        stats.shared_bytes,
+        stats.saved_bytes,
+        stats.pieces
+    ));
+    write_output(&output, &bytes)
 }
 
 /// Loads a map (text or compiled), printing its warnings.

@@ -86,6 +86,7 @@ mod bsp;
 pub mod bytes;
 mod emit;
 mod error;
+pub mod pack;
 mod view;
 
 pub use bsp::BspView;
