@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the Nintendo 64 ROMs, both from one ELF:
+# Builds the Nintendo 64 ROMs, both from one ELF and one level pack:
 #
 #   n64/target/rom/raycaster.z64      console ROM: libdragon's open IPL3
 #                                     (signed: passes a real console's boot
@@ -9,25 +9,42 @@
 #                                     that cannot run libdragon's IPL3
 #                                     (Debian's mupen64plus)
 #
-# Usage: n64/build.sh [--debug] [--tour]
-#   --tour  a measuring ROM: after the demo check it times every level's
-#           fixed views (src/view_tour.rs) instead of playing
-# Environment: N64_EXTRA_MAPS=a.map:b.spmp adds levels (see build.rs),
+# (With --wad W.wad they are W.z64 and W-emu.z64.) The levels are not in
+# the program: `tools pack` compiles them into a level pack, appended to
+# each ROM at the first 1 MiB boundary past the program (and past the
+# first 1 MiB + 4 KiB, which the boot checksum covers); the ROM copies a
+# level into RDRAM when it starts (src/cartridge.rs).
+#
+# Usage: n64/build.sh [--debug] [--tour] [--wad WAD [--iwad IWAD]]
+#   --tour       a measuring ROM: after the demo check it times every
+#                level's fixed views (src/view_tour.rs) instead of playing
+#   --wad WAD    every map of WAD, in order, instead of maps/ (a bare name
+#                such as freedoom1.wad is looked for where the source ports
+#                look: ., $DOOMWADDIR, /usr/share/games/doom)
+#   --iwad IWAD  textures for a PWAD given with --wad
+# Environment: N64_EXTRA_MAPS=a.map:b.spmp adds levels after the others,
 # N64_ROM_DIR=DIR writes the ROMs there instead.
 # Needs Rust (rustup) with the rust-src component and nust64 0.4.1; both
 # are installed here if missing (scripts/setup does the same).
 set -euo pipefail
 cd "$(dirname "$0")"
 
+usage() { echo "usage: n64/build.sh [--debug] [--tour] [--wad WAD [--iwad IWAD]]" >&2; exit 2; }
 profile=release
 features=()
-for arg in "$@"; do
-    case "$arg" in
+wad=""
+iwad=""
+while [ $# -gt 0 ]; do
+    case "$1" in
         --debug) profile=debug ;;
         --tour) features=(--features tour) ;;
-        *) echo "usage: n64/build.sh [--debug] [--tour]" >&2; exit 2 ;;
+        --wad) [ $# -ge 2 ] || usage; wad="$2"; shift ;;
+        --iwad) [ $# -ge 2 ] || usage; iwad="$2"; shift ;;
+        *) usage ;;
     esac
+    shift
 done
+[ -n "$iwad" ] && [ -z "$wad" ] && { echo "n64/build.sh: --iwad goes with --wad" >&2; exit 2; }
 
 if ! rustup component list --installed 2>/dev/null | grep -q '^rust-src'; then
     echo "n64/build.sh: installing the rust-src component (for -Zbuild-std)" >&2
@@ -69,13 +86,41 @@ truncate -s 4032 "$out/ipl3_emu.bin"
 python3 tools/cic_crc.py "$out/ipl3_emu.bin"
 truncate -s 2048 "$out/pif_emu.bin"
 
+# The level pack: our maps (the default level first, as the desktop's
+# built-in one), or every map of the WAD; then the extra maps.
+pack_inputs=()
+pack_flags=()
+if [ -n "$wad" ]; then
+    pack_inputs+=("$wad")
+    [ -n "$iwad" ] && pack_flags+=(--iwad "$iwad")
+else
+    pack_inputs+=(../maps/e1_hangar.map)
+    for map in ../maps/*.map; do
+        [ "$map" = ../maps/e1_hangar.map ] || pack_inputs+=("$map")
+    done
+fi
+IFS=: read -r -a extra <<<"${N64_EXTRA_MAPS:-}"
+for map in ${extra[@]+"${extra[@]}"}; do
+    [ -n "$map" ] && pack_inputs+=("$map")
+done
+cargo run --quiet --release --manifest-path ../Cargo.toml -p tools -- \
+    pack "${pack_inputs[@]}" ${pack_flags[@]+"${pack_flags[@]}"} -o "$out/levels.pack"
+
 # nust64 names its output after the ELF, so each flavour gets its own
 # copy of the same ELF.
-cp "$elf" "$out/raycaster.elf"
-cp "$elf" "$out/raycaster-emu.elf"
-nust64 --libdragon release --name "RAYCASTER" --elf "$out/raycaster.elf" >/dev/null
-nust64 --ipl3 "$out/ipl3_emu.bin" --name "RAYCASTER" --elf "$out/raycaster-emu.elf" >/dev/null
+name=raycaster
+if [ -n "$wad" ]; then
+    name="$(basename "$wad")"
+    name="${name%.*}"
+fi
+cp "$elf" "$out/$name.elf"
+cp "$elf" "$out/$name-emu.elf"
+nust64 --libdragon release --name "RAYCASTER" --elf "$out/$name.elf" >/dev/null
+nust64 --ipl3 "$out/ipl3_emu.bin" --name "RAYCASTER" --elf "$out/$name-emu.elf" >/dev/null
+for rom in "$out/$name.z64" "$out/$name-emu.z64"; do
+    python3 tools/append_pack.py "$rom" "$out/levels.pack"
+done
 
-echo "$out/raycaster.z64      (console: flash cartridges)"
-echo "$out/raycaster-emu.z64  (emulators)"
+echo "$out/$name.z64      (console: flash cartridges)"
+echo "$out/$name-emu.z64  (emulators)"
 echo "$out/pif_emu.bin        (a stand-in PIF boot ROM, for cen64)"

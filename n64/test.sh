@@ -15,7 +15,11 @@
 #      same final state;
 #   7. exception: the exception handler reports cause and address, over
 #      the IS-Viewer and on screen;
-#   8. the view tour: a measuring ROM (build.sh --tour, with Freedoom's
+#   8. whole games: a ROM built from freedoom1.wad (every map on the
+#      cartridge) boots in both emulators; its first, largest and last
+#      maps, chosen in the menu, load and draw the desktop's first view
+#      of each, and report their frame time;
+#   9. the view tour: a measuring ROM (build.sh --tour, with Freedoom's
 #      E1M1, E1M4 and MAP01) times and profiles every level's fixed views
 #      in mupen64plus and in cen64 (a cycle-level model: its figures are
 #      time), where the demo's final state must also be the desktop's;
@@ -159,9 +163,13 @@ run() {
     fi
 }
 
-# Run 1: boot, untouched controller; the shot at frame 40 shows the first
-# view (nobody moves) under the readout.
-run boot 40
+# Every run starts in the menu at boot, on the default level: A at poll 2
+# (released at 3) plays it.
+start_level=$'2 8000\n3 0000'
+
+# Run 1: boot, A in the menu, then an untouched controller; the shot at
+# frame 40 shows the first view (nobody moves) under the readout.
+run boot 40 "$start_level"
 check "boot (IS-Viewer report)" python3 tools/check_log.py boot "$work/boot/log.txt"
 check "first view matches the desktop's render" \
     python3 tools/compare_shot.py "$work/boot/shot.png" "$work/desktop-first-view.png" \
@@ -180,7 +188,7 @@ fi
 # view.
 level_count="$(sed -n 's/.*IS64: boot: .*, \([0-9][0-9]*\) levels.*/\1/p' "$work/boot/log.txt")"
 level_count="${level_count:-1}"
-input_script="$(cat <<'EOF'
+input_script="$start_level"$'\n'"$(cat <<'EOF'
 5   0000   0  80   # stick up
 17  0000  80   0   # stick right (briefly: a whole turn would look like none)
 19  0002   0   0   # C-left
@@ -198,7 +206,7 @@ run input $((poll - 33)) "$input_script"
 check "scripted controller input moves the player" python3 tools/check_log.py input "$work/input/log.txt"
 check "L/R switch level" python3 tools/check_log.py levels "$work/input/log.txt"
 
-# Run 3: Start replays the demo on screen, at 35 ticks a second whatever
+# Run 3: (after A in the menu) Start replays the demo on screen, at 35 ticks a second whatever
 # the frame rate; it must end where the boot-time run (and the desktop)
 # did. Then Z + Start raises a test exception (a load from address 0).
 # The replay lasts the demo's ticks in Count time, so its length in frames
@@ -214,7 +222,8 @@ frame, ticks = int(sys.argv[1] or 1562500), int(sys.argv[2] or 1000)
 per_frame = min(10.0, frame * 35 / 46875000)
 print(math.ceil(ticks / per_frame))" "$first_frame" "$demo_ticks")"
 crash_poll=$((5 + 2 * replay_frames))
-run replay $((crash_poll + 10)) "$(printf '3 1000\n4 0000\n%d 2000\n%d 3000\n' \
+crash_poll=$((crash_poll + 2))
+run replay $((crash_poll + 10)) "$start_level"$'\n'"$(printf '5 1000\n6 0000\n%d 2000\n%d 3000\n' \
     "$crash_poll" "$((crash_poll + 1))")"
 if [ -n "$desktop_demo_line" ]; then
     check "demo replayed on screen ends in the desktop's state" \
@@ -228,6 +237,85 @@ check "exception report (cause and address)" python3 tools/check_log.py exceptio
 check "exception report on screen" python3 tools/probe_shot.py "$work/replay/shot.png" \
     300,100,160,0,0 9,52,255,255,255
 
+# Whole games: a ROM from freedoom1.wad, its 36 maps in the cartridge's
+# level pack. Each of three maps (the first, the largest, the last) is
+# chosen in the menu (D-pad presses, then A) in a run of its own and
+# must load, show the desktop's first view of that map, and report its
+# frame time. The lights of a Freedoom map flicker and glow, so the
+# picture is compared with the desktop's view at each of the ticks the
+# screenshot can fall on (0 to 120).
+freedoom_dir=/usr/share/games/doom
+wad_rom_dir="$work/wad-rom"
+if [ ! -f "$freedoom_dir/freedoom1.wad" ]; then
+    fail "ROM from freedoom1.wad (the freedoom package is not installed)"
+elif ! { time N64_ROM_DIR="$wad_rom_dir" ./build.sh --wad freedoom1.wad >"$work/wad-build.log" 2>&1; } \
+        2>"$work/wad-build.time"; then
+    sed 's/^/    /' "$work/wad-build.log" | tail -n 20
+    fail "ROM from freedoom1.wad (n64/build.sh --wad freedoom1.wad)"
+else
+    wad_rom="$wad_rom_dir/freedoom1-emu.z64"
+    rom="$wad_rom" # what `run` runs
+    pass "ROM from freedoom1.wad: $(stat -c %s "$wad_rom") bytes, built in \
+$(sed -n 's/^real[[:space:]]*//p' "$work/wad-build.time")"
+    # first, largest and last: "INDEX NAME" lines, from the pack's index.
+    picks="$(python3 - "$wad_rom_dir/levels.pack" <<'EOF'
+import struct, sys
+pack = open(sys.argv[1], "rb").read()
+count, = struct.unpack(">H", pack[6:8])
+levels = []
+for i in range(count):
+    record = pack[24 + 80 * i: 24 + 80 * (i + 1)]
+    levels.append((record[:24].rstrip(b"\0").decode(), struct.unpack(">I", record[72:76])[0]))
+largest = max(range(count), key=lambda i: levels[i][1])
+for i in dict.fromkeys([0, largest, count - 1]):
+    print(i, levels[i][0], count)
+EOF
+)"
+    while read -r index name count; do
+        [ -n "$index" ] || continue
+        # Down from the first, or up round from the first to the last.
+        script="" poll=2 button=0400 presses="$index"
+        if ((index > count / 2)); then button=0800 presses=$((count - index)); fi
+        for ((k = 0; k < presses; k++)); do
+            script+="$poll $button"$'\n'"$((poll + 1)) 0000"$'\n'
+            poll=$((poll + 2))
+        done
+        script+="$poll 8000"$'\n'"$((poll + 1)) 0000"
+        run "wad-$name" $((2 * poll + 220)) "$script"
+        rom_log="$work/wad-$name/log.txt"
+        check "freedoom1.wad ROM: $name ($((index + 1))/$count) chosen in the menu loads and reports its frame time" \
+            python3 - "$rom_log" "$name" "$((index + 1))" "$count" <<'EOF'
+import re, sys
+log, name, number, count = sys.argv[1:]
+lines = [l.split("IS64: ", 1)[1].rstrip() for l in open(log, errors="replace") if "IS64: " in l]
+level = [l for l in lines if l.startswith(f"level: {name} ")]
+frames = [l for l in lines if l.startswith(f"frame: level={name} ")]
+if not level or not level[0].startswith(f"level: {name} ({number}/{count})") or "loaded in" not in level[0]:
+    sys.exit(f"no `level: {name} ({number}/{count}) ... loaded in` line: {[l for l in lines if l.startswith('level')]}")
+if not frames:
+    sys.exit(f"no `frame: level={name}` line")
+print(level[0])
+print(frames[0])
+EOF
+        shots=()
+        for ((tick = 0; tick <= 120; tick++)); do
+            shot="$work/wad-$name/desktop-$tick.png"
+            (cd "$repo" && cargo run --quiet --release -p desktop -- --headless --map "$freedoom_dir/freedoom1.wad" \
+                --warp "$name" --frames "$tick" --width 320 --height 240 --screenshot "$shot") \
+                >/dev/null 2>&1 && shots+=("$shot")
+        done
+        check "freedoom1.wad ROM: $name shows the desktop's first view" \
+            python3 tools/compare_shot.py "$work/wad-$name/shot.png" "${shots[@]}" \
+            --ignore 0,0,168,15 --diff "$work/wad-$name/diff.png"
+    done <<<"$picks"
+    mkdir -p "$work/wad-cen64"
+    xvfb-run -a -s "-screen 0 640x480x24" python3 tools/cen64_run.py \
+        --pif "$wad_rom_dir/pif_emu.bin" --rom "$wad_rom" --until '^menu: ' \
+        --log "$work/wad-cen64/log.txt" --timeout "$run_timeout" 2>&1 | sed 's/^/    /'
+    check "freedoom1.wad ROM boots in cen64 to its menu" \
+        grep -q '^menu: 36 levels' "$work/wad-cen64/log.txt"
+fi
+
 # The view tour: a measuring ROM (build.sh --tour) with Freedoom's E1M1,
 # E1M4 and MAP01 as extra levels when the freedoom package is installed
 # (compiled from the IWADs by our compiler, textures and all; the shipped
@@ -236,7 +324,6 @@ check "exception report on screen" python3 tools/probe_shot.py "$work/replay/sho
 # plays. Run in both emulators: mupen64plus counts instructions, cen64
 # models the caches and the pipeline, so its Count ticks are time.
 tour_maps=()
-freedoom_dir=/usr/share/games/doom
 if [ -f "$freedoom_dir/freedoom1.wad" ] && [ -f "$freedoom_dir/freedoom2.wad" ]; then
     for wad_map in freedoom1:E1M1 freedoom1:E1M4 freedoom2:MAP01; do
         wad="${wad_map%%:*}" map="${wad_map##*:}"

@@ -122,12 +122,25 @@ pub struct Actions {
     pub toggle_low_detail: bool,
     /// D-pad up or down pressed: the status bar on or off.
     pub toggle_status_bar: bool,
+    /// A pressed: open the level menu, or (in it) play the chosen level.
+    pub menu: bool,
+    /// B pressed: (in the menu) back to the level being played.
+    pub back: bool,
+    /// D-pad up pressed, or the stick pushed up past [`MENU_STICK`].
+    pub up: bool,
+    /// D-pad down pressed, or the stick pushed down past [`MENU_STICK`].
+    pub down: bool,
 }
+
+/// How far the stick must be pushed to move the menu's selection (once
+/// per push).
+pub const MENU_STICK: i8 = 40;
 
 /// Turns readings into actions on the press, not while held.
 #[derive(Copy, Clone, Debug, Default)]
 pub struct Buttons {
     held: u16,
+    stick_y: i8,
 }
 
 impl Buttons {
@@ -142,6 +155,10 @@ impl Buttons {
         let pressed = pad.buttons & !self.held;
         self.held = pad.buttons;
         let start = pressed & button::START != 0;
+        let was = self.stick_y;
+        self.stick_y = pad.stick_y;
+        let pushed_up = pad.stick_y > MENU_STICK && was <= MENU_STICK;
+        let pushed_down = pad.stick_y < -MENU_STICK && was >= -MENU_STICK;
         Actions {
             previous_level: pressed & button::L != 0,
             next_level: pressed & button::R != 0,
@@ -149,6 +166,10 @@ impl Buttons {
             test_exception: start && pad.holds(button::Z),
             toggle_low_detail: pressed & (button::D_LEFT | button::D_RIGHT) != 0,
             toggle_status_bar: pressed & (button::D_UP | button::D_DOWN) != 0,
+            menu: pressed & button::A != 0,
+            back: pressed & button::B != 0,
+            up: pressed & button::D_UP != 0 || pushed_up,
+            down: pressed & button::D_DOWN != 0 || pushed_down,
         }
     }
 }
@@ -227,6 +248,20 @@ mod tests {
         assert!(low.toggle_low_detail && !low.toggle_status_bar);
         assert_eq!(b.update(&pad(0, 0, button::D_RIGHT)), Actions::default());
         let bar = b.update(&pad(0, 0, button::D_UP));
-        assert!(bar.toggle_status_bar && !bar.toggle_low_detail);
+        assert!(bar.toggle_status_bar && !bar.toggle_low_detail && bar.up);
+    }
+
+    #[test]
+    fn the_stick_moves_the_menu_once_per_push() {
+        let mut b = Buttons::new();
+        assert!(b.update(&pad(0, 60, 0)).up);
+        assert!(!b.update(&pad(0, 80, 0)).up);
+        assert!(!b.update(&pad(0, 20, 0)).up);
+        assert!(b.update(&pad(0, 50, 0)).up);
+        let down = b.update(&pad(0, -60, 0));
+        assert!(down.down && !down.up);
+        let a = b.update(&pad(0, 0, button::A));
+        assert!(a.menu && !a.back);
+        assert!(b.update(&pad(0, 0, button::B)).back);
     }
 }

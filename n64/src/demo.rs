@@ -7,6 +7,12 @@
 
 use engine::game::Input;
 
+/// The level the demo plays on, by its name in the level pack: the
+/// desktop's built-in level (`desktop::DEFAULT_MAP_NAME`), so the two
+/// frontends' demo results can be compared. The ROM starts on it too
+/// when its pack has it.
+pub const DEFAULT_LEVEL: &str = "e1_hangar";
+
 /// `count` ticks of the same input.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct DemoRun {

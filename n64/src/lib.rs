@@ -6,7 +6,9 @@
 //! * [`controls`]: controller state → the engine's [`engine::game::Input`],
 //!   in the units of the desktop's demo lines, plus the button actions;
 //! * [`clock`]: CP0 Count ticks → 35 Hz game ticks;
-//! * [`levels`] and [`demo`]: the maps and the demo embedded at build time;
+//! * [`cartridge`]: the levels, a level pack on the cartridge, each copied
+//!   into RDRAM when it starts; [`menu`]: the title and level menu;
+//! * [`demo`]: the demo embedded at build time, and the level it plays on;
 //! * [`trace`]: the desktop's exact state line (`{"tick":..,"x":..}`);
 //! * [`text`], [`font`], [`overlay`]: fixed-size text and the on-screen
 //!   readout; [`message`]: the message line (keys, locks, secrets);
@@ -17,11 +19,12 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+pub mod cartridge;
 pub mod clock;
 pub mod controls;
 pub mod demo;
 pub mod font;
-pub mod levels;
+pub mod menu;
 pub mod message;
 pub mod overlay;
 pub mod text;

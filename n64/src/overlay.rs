@@ -99,6 +99,33 @@ pub fn draw_readout_at<P: Pixel>(frame: &mut Frame<'_, P>, y: usize, first: &str
     draw_text(frame, READOUT_X + 2, y + 2 + LINE_HEIGHT, second, ink, 1);
 }
 
+/// Top of the menu's first level row.
+pub const MENU_ROWS_Y: usize = 40;
+/// Rows of the menu's list apart, in pixels (its text is drawn 2x).
+pub const MENU_ROW_HEIGHT: usize = 12;
+
+/// The menu's heading (3x), a note under it, and the help line at the
+/// bottom, on a frame the caller has cleared.
+pub fn draw_menu_frame<P: Pixel>(frame: &mut Frame<'_, P>, heading: &str, note: &str, help: &str) {
+    let ink = P::from_rgb(255, 255, 0);
+    let dim = P::from_rgb(160, 160, 160);
+    draw_text(frame, 8, 8, heading, ink, 3);
+    draw_text(frame, 8, 28, note, dim, 1);
+    let bottom = frame.height().saturating_sub(GLYPH_HEIGHT + 4);
+    draw_text(frame, 8, bottom, help, dim, 1);
+}
+
+/// Row `k` of the menu's list: `text` at 2x, the chosen row dark on a
+/// yellow bar.
+pub fn draw_menu_row<P: Pixel>(frame: &mut Frame<'_, P>, k: usize, text: &str, chosen: bool) {
+    let y = MENU_ROWS_Y + k * MENU_ROW_HEIGHT;
+    let (ink, bar) = (P::from_rgb(255, 255, 0), P::from_rgb(0, 0, 0));
+    let (ink, bar) = if chosen { (bar, ink) } else { (ink, bar) };
+    let width = frame.width();
+    fill_rect(frame, 4, y - 1, width - 8, MENU_ROW_HEIGHT, bar);
+    draw_text(frame, 8, y, text, ink, 2);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -118,6 +145,25 @@ mod tests {
         // Far off the edge: nothing happens, nothing panics.
         draw_text(&mut frame, 14, 6, "888", 0xFFFFFF, 3);
         assert_eq!(text_width("abc", 2), 24);
+    }
+
+    #[test]
+    fn the_chosen_menu_row_is_a_bar_and_the_others_are_not() {
+        let mut pixels = [0u32; 320 * 240];
+        let mut frame = Frame::new(&mut pixels, 320, 240, 320).unwrap();
+        draw_menu_frame(&mut frame, "RAYCASTER", "2 LEVELS", "A PLAY");
+        draw_menu_row(&mut frame, 0, " 1 E1M1", false);
+        draw_menu_row(&mut frame, 1, " 2 E1M2", true);
+        let yellow = 0xFFFF00;
+        // The bar of row 1 is lit past its text; row 0's is not.
+        let far = 300;
+        assert_eq!(
+            frame.get(far, MENU_ROWS_Y + MENU_ROW_HEIGHT + 2),
+            Some(yellow)
+        );
+        assert_eq!(frame.get(far, MENU_ROWS_Y + 2), Some(0));
+        // The heading's R (3x): its top-left pixel is lit.
+        assert_eq!(frame.get(8, 8), Some(yellow));
     }
 
     #[test]

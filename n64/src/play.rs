@@ -1,6 +1,9 @@
-//! The frame loop: read the controller, run the game ticks that are due,
-//! render into the back buffer, draw the readout, show it at the next
-//! vertical blank.
+//! The menu and the frame loop. The menu (at boot, and when A is pressed)
+//! picks a level; the level is copied from the cartridge into the level
+//! memory and played: read the controller, run the game ticks that are
+//! due, render into the back buffer, draw the readout, show it at the
+//! next vertical blank. L and R, an exit, or the menu end a level and
+//! start the next, over it in the same memory.
 //!
 //! The game ticks 35 times a second of Count time whatever the frame rate
 //! ([`TickClock`]); the renderer runs once per shown frame. The frame time
@@ -12,10 +15,12 @@
 use core::fmt::Write as _;
 
 use engine::game::{Game, Input};
-use n64::clock::{TickClock, THIRTIETH_OF_A_SECOND};
+use engine::world::Level;
+use n64::cartridge::CartError;
+use n64::clock::{TickClock, COUNT_HZ, THIRTIETH_OF_A_SECOND};
 use n64::controls::{input_from_pad, Buttons};
-use n64::demo::{DemoInputs, DEFAULT_DEMO};
-use n64::levels::LEVELS;
+use n64::demo::{DemoInputs, DEFAULT_DEMO, DEFAULT_LEVEL};
+use n64::menu::{self, Menu, MenuChoice};
 use n64::message::MessageLine;
 use n64::text::LineBuffer;
 use n64::trace::StateLine;
@@ -23,6 +28,7 @@ use n64::view_mode::ViewMode;
 
 use crate::hw::{cp0, exception, memory, Hardware};
 use crate::view::{self, ViewShades};
+use crate::CartLevels;
 
 /// Frames per frame-time report.
 pub const REPORT_FRAMES: u32 = 32;
@@ -35,10 +41,20 @@ enum Driver {
     Demo(DemoInputs),
 }
 
-/// One level being played.
-struct Session {
+/// What to play next.
+struct Next {
+    /// The level.
     index: usize,
-    game: Game<'static>,
+    /// Who drives the player.
+    driver: Driver,
+    /// Whether the menu comes first (with `index` chosen).
+    menu: bool,
+}
+
+/// One level being played.
+struct Session<'m> {
+    index: usize,
+    game: Game<'m>,
     clock: TickClock,
     driver: Driver,
     /// The controller's input at the last change, for the `input:` lines.
@@ -47,20 +63,8 @@ struct Session {
     message: MessageLine,
 }
 
-impl Session {
-    fn start(index: usize, driver: Driver, hardware: &mut Hardware) -> Session {
-        let embedded = &LEVELS[index];
-        let level = crate::load(embedded.bytes, embedded.name);
-        hardware.debug.line(format_args!(
-            "level: {} ({}/{}) {}: {} bytes, {} sectors, {} walls",
-            embedded.name,
-            index + 1,
-            LEVELS.len(),
-            embedded.source,
-            embedded.bytes.len(),
-            level.sector_count(),
-            level.wall_count(),
-        ));
+impl<'m> Session<'m> {
+    fn start(index: usize, level: Level<'m>, driver: Driver) -> Session<'m> {
         Session {
             index,
             game: Game::new(level),
@@ -140,7 +144,13 @@ impl Readout {
 
     /// Rewrites both lines; `last` is the last frame's (frame, render)
     /// Count ticks, if it was of this session.
-    fn update(&mut self, session: &Session, mode: ViewMode, last: Option<(u32, u32)>) {
+    fn update(
+        &mut self,
+        session: &Session<'_>,
+        levels: &CartLevels,
+        mode: ViewMode,
+        last: Option<(u32, u32)>,
+    ) {
         self.top.clear();
         self.bottom.clear();
         // Writing to a LineBuffer cannot fail (it truncates).
@@ -151,9 +161,9 @@ impl Readout {
             let _ = write!(
                 self.top,
                 "{} {}/{}",
-                LEVELS[session.index].name,
+                levels.name(session.index),
                 session.index + 1,
-                LEVELS.len()
+                levels.len()
             );
             if matches!(session.driver, Driver::Demo(_)) {
                 let _ = write!(self.top, " DEMO");
@@ -171,63 +181,231 @@ impl Readout {
     }
 }
 
-/// Plays forever, starting on the default level.
-pub fn run(mut hardware: Hardware) -> ! {
-    let mut session = Session::start(0, Driver::Controller, &mut hardware);
-    // The level's light tables (48 KiB), kept apart from the session and
-    // rebuilt in place: a session replaced holds the old and the new one
-    // at once for a moment, on the stack.
-    let mut shades = ViewShades::for_level(&session.game.level());
-    let mut buttons = Buttons::new();
-    let mut stats = FrameStats::default();
-    let mut readout = Readout::new();
-    let mut mode = ViewMode::FULL;
-    readout.update(&session, mode, None);
+/// What lasts from level to level: the buttons' state, the view mode,
+/// the readout and the light tables' memory.
+struct Ui {
+    buttons: Buttons,
+    mode: ViewMode,
+    readout: Readout,
+}
 
+/// Plays forever: the menu first, on the default level (the first if the
+/// cartridge has no such level).
+pub fn run(mut hardware: Hardware, mut levels: CartLevels, memory: &'static mut [u8]) -> ! {
+    let mut ui = Ui {
+        buttons: Buttons::new(),
+        mode: ViewMode::FULL,
+        readout: Readout::new(),
+    };
+    // The level's light tables (48 KiB), rebuilt in place for each level.
+    let mut shades: Option<ViewShades> = None;
+    let mut next = Next {
+        index: levels.find_level(DEFAULT_LEVEL).unwrap_or(0),
+        driver: Driver::Controller,
+        menu: true,
+    };
     loop {
-        let frame_start = cp0::count();
+        if next.menu {
+            if let MenuChoice::Play(index) =
+                menu(&mut hardware, &mut ui, &levels, next.index, false)
+            {
+                next = Next {
+                    index,
+                    driver: Driver::Controller,
+                    menu: false,
+                };
+            }
+        }
+        let index = next.index;
+        let started = cp0::count();
+        let level = match levels.load(index, &mut *memory) {
+            Ok(level) => level,
+            Err(error) => {
+                refused(&mut hardware, &mut ui, &levels, index, error);
+                next.menu = true;
+                continue;
+            }
+        };
+        let took = cp0::count().wrapping_sub(started);
+        let entry = levels.level(index);
+        hardware.debug.line(format_args!(
+            "level: {} ({}/{}) {:?}: {} bytes, loaded in {} Count ticks ({} ms), {} sectors, {} walls",
+            levels.name(index),
+            index + 1,
+            levels.len(),
+            entry.map_or("", |l| l.title),
+            entry.map_or(0, |l| l.map_len),
+            took,
+            u64::from(took) * 1000 / u64::from(COUNT_HZ),
+            level.sector_count(),
+            level.wall_count(),
+        ));
+        match &mut shades {
+            Some(shades) => shades.rebuild(&level),
+            None => shades = Some(ViewShades::for_level(&level)),
+        }
+        let Some(shades) = &shades else {
+            continue;
+        };
+        let session = Session::start(index, level, next.driver);
+        next = play(&mut hardware, &mut ui, &levels, shades, session);
+    }
+}
 
+/// The level menu, its own frame loop, until a level is chosen (or, with
+/// `can_resume`, B goes back).
+fn menu(
+    hardware: &mut Hardware,
+    ui: &mut Ui,
+    levels: &CartLevels,
+    selected: usize,
+    can_resume: bool,
+) -> MenuChoice {
+    hardware.debug.line(format_args!(
+        "menu: {} levels, on {} ({})",
+        levels.len(),
+        levels.name(selected),
+        selected + 1
+    ));
+    let mut menu = Menu::new(levels.len(), selected, can_resume);
+    loop {
         let pad = hardware.joypad.read();
-        let actions = buttons.update(&pad);
+        let actions = ui.buttons.update(&pad);
         if actions.test_exception {
             hardware
                 .debug
                 .line(format_args!("test exception requested (Z + Start)"));
             exception::raise_test_exception();
         }
-        let switch_to = if actions.next_level {
-            Some(((session.index + 1) % LEVELS.len(), Driver::Controller))
-        } else if actions.previous_level {
-            Some((
-                (session.index + LEVELS.len() - 1) % LEVELS.len(),
-                Driver::Controller,
-            ))
-        } else if actions.play_demo {
-            Some((0, Driver::Demo(DEFAULT_DEMO.inputs())))
-        } else if let Some(exit) = session.game.exit() {
-            // The level ended: on to the next (a secret exit too, as the
-            // ROM's levels have no secret ones).
+        match menu.update(&actions) {
+            MenuChoice::Stay => {}
+            choice => return choice,
+        }
+        let mut rows: heapless::Vec<(menu::RowText, bool), { menu::ROWS }> = heapless::Vec::new();
+        for (i, chosen) in menu.rows() {
+            let (name, title) = levels.level(i).map_or(("", ""), |l| (l.name, l.title));
+            let _ = rows.push((menu::row_text(i + 1, name, title), chosen));
+        }
+        view::menu(
+            &mut hardware.video,
+            "RAYCASTER",
+            format_args!("{} LEVELS ON THE CARTRIDGE", levels.len()),
+            menu.help(),
+            rows.iter().map(|(text, chosen)| (text.as_str(), *chosen)),
+        );
+        hardware.video.present();
+    }
+}
+
+/// A level that cannot be played: said over the debug port and on
+/// screen until a button is pressed.
+fn refused(
+    hardware: &mut Hardware,
+    ui: &mut Ui,
+    levels: &CartLevels,
+    index: usize,
+    error: CartError,
+) {
+    let name = levels.name(index);
+    hardware
+        .debug
+        .line(format_args!("level: {name} does not load: {error}"));
+    let help = match error {
+        CartError::Pack(engine::format::pack::PackError::TooLarge { .. })
+            if memory::rdram_bytes() <= 4 << 20 =>
+        {
+            "AN EXPANSION PAK HOLDS LARGER LEVELS. A: MENU"
+        }
+        _ => "A: MENU",
+    };
+    loop {
+        let pad = hardware.joypad.read();
+        let actions = ui.buttons.update(&pad);
+        if actions.menu || actions.back || actions.play_demo {
+            return;
+        }
+        view::notice(
+            &mut hardware.video,
+            "CANNOT PLAY THIS LEVEL",
+            format_args!("{name}: {error}"),
+            help,
+        );
+        hardware.video.present();
+    }
+}
+
+/// Plays `session` until it ends: returns what comes next.
+fn play(
+    hardware: &mut Hardware,
+    ui: &mut Ui,
+    levels: &CartLevels,
+    shades: &ViewShades,
+    mut session: Session<'_>,
+) -> Next {
+    let mut stats = FrameStats::default();
+    let count = levels.len();
+    ui.readout.update(&session, levels, ui.mode, None);
+
+    loop {
+        let frame_start = cp0::count();
+
+        let pad = hardware.joypad.read();
+        let actions = ui.buttons.update(&pad);
+        if actions.test_exception {
+            hardware
+                .debug
+                .line(format_args!("test exception requested (Z + Start)"));
+            exception::raise_test_exception();
+        }
+        let to = |index: usize, driver: Driver| Next {
+            index,
+            driver,
+            menu: false,
+        };
+        if actions.next_level {
+            return to((session.index + 1) % count, Driver::Controller);
+        }
+        if actions.previous_level {
+            return to((session.index + count - 1) % count, Driver::Controller);
+        }
+        if actions.play_demo {
+            match levels.find_level(DEFAULT_LEVEL) {
+                Some(index) => return to(index, Driver::Demo(DEFAULT_DEMO.inputs())),
+                None => hardware.debug.line(format_args!(
+                    "demo: not played: the cartridge has no level {DEFAULT_LEVEL}"
+                )),
+            }
+        }
+        if let Some(exit) = session.game.exit() {
+            // The level ended: on to the next (a secret exit too: the
+            // cartridge's levels are played in order).
             hardware.debug.line(format_args!(
                 "exit: {} on level {}",
                 exit.name(),
                 session.index + 1
             ));
-            Some(((session.index + 1) % LEVELS.len(), Driver::Controller))
-        } else {
-            None
-        };
-        if actions.toggle_low_detail || actions.toggle_status_bar {
-            mode.low_detail ^= actions.toggle_low_detail;
-            mode.status_bar ^= actions.toggle_status_bar;
-            hardware.debug.line(format_args!("view: {}", mode.name()));
-            stats = FrameStats::default();
-            readout.update(&session, mode, None);
+            return to((session.index + 1) % count, Driver::Controller);
         }
-        if let Some((index, driver)) = switch_to {
-            session = Session::start(index, driver, &mut hardware);
-            shades.rebuild(&session.game.level());
+        if actions.menu {
+            match menu(hardware, ui, levels, session.index, true) {
+                MenuChoice::Play(index) => return to(index, Driver::Controller),
+                _ => {
+                    // Back to the level, whose clock did not run meanwhile.
+                    session.clock = TickClock::new(cp0::count());
+                    stats = FrameStats::default();
+                    ui.readout.update(&session, levels, ui.mode, None);
+                    continue;
+                }
+            }
+        }
+        if actions.toggle_low_detail || actions.toggle_status_bar {
+            ui.mode.low_detail ^= actions.toggle_low_detail;
+            ui.mode.status_bar ^= actions.toggle_status_bar;
+            hardware
+                .debug
+                .line(format_args!("view: {}", ui.mode.name()));
             stats = FrameStats::default();
-            readout.update(&session, mode, None);
+            ui.readout.update(&session, levels, ui.mode, None);
         }
 
         let input = input_from_pad(&pad);
@@ -241,35 +419,36 @@ pub fn run(mut hardware: Hardware) -> ! {
             ));
             session.last_input = input;
         }
-        session.tick(input, &mut hardware);
+        session.tick(input, hardware);
 
         let render_start = cp0::count();
         let camera = session.game.camera();
-        view::render(&mut hardware.video, mode, &session.game, &camera, &shades);
+        view::render(&mut hardware.video, ui.mode, &session.game, &camera, shades);
         let render_ticks = cp0::count().wrapping_sub(render_start);
         view::readout(
             &mut hardware.video,
-            mode,
-            readout.top.as_str(),
-            readout.bottom.as_str(),
+            ui.mode,
+            ui.readout.top.as_str(),
+            ui.readout.bottom.as_str(),
         );
         let drawn = hardware.video.present();
         let frame_ticks = drawn.wrapping_sub(frame_start);
 
         // The next frame shows this one's time.
-        readout.update(&session, mode, Some((frame_ticks, render_ticks)));
+        ui.readout
+            .update(&session, levels, ui.mode, Some((frame_ticks, render_ticks)));
         stats.add(frame_ticks, render_ticks);
         if stats.frames == REPORT_FRAMES {
             hardware.debug.line(format_args!(
                 "frame: level={} frames={} avg={} max={} render_avg={} budget={} stack={} view={}",
-                LEVELS[session.index].name,
+                levels.name(session.index),
                 stats.frames,
                 stats.frame_average(),
                 stats.frame_max,
                 stats.render_average(),
                 THIRTIETH_OF_A_SECOND,
                 memory::stack_high_water(),
-                mode.name(),
+                ui.mode.name(),
             ));
             stats = FrameStats::default();
         }

@@ -2,10 +2,13 @@
 //! the readout over it (or in the status bar), for the frame loop and the
 //! view tour alike.
 
+use core::fmt::{self, Write as _};
+
 use engine::game::Game;
-use engine::render::{render as draw_scene, Camera, Rgba5551, Scene, Shades};
+use engine::render::{render as draw_scene, Camera, Pixel, Rgba5551, Scene, Shades};
 use engine::world::Level;
-use n64::overlay::{draw_readout_at, READOUT_Y};
+use n64::overlay::{draw_menu_frame, draw_menu_row, draw_readout_at, draw_text, READOUT_Y};
+use n64::text::LineBuffer;
 use n64::view_mode::{PixelPair, ViewMode, BAR_VIEW_HEIGHT};
 
 use crate::hw::video::Video;
@@ -63,4 +66,45 @@ pub fn readout(video: &mut Video, mode: ViewMode, first: &str, second: &str) {
         READOUT_Y
     };
     draw_readout_at(&mut video.back_frame(), y, first, second);
+}
+
+/// Draws the level menu into the back buffer: `heading`, `note`, the rows
+/// (text, chosen) and the help line.
+pub fn menu<'r>(
+    video: &mut Video,
+    heading: &str,
+    note: fmt::Arguments<'_>,
+    help: &str,
+    rows: impl Iterator<Item = (&'r str, bool)>,
+) {
+    let mut frame = video.cleared_frame();
+    let mut line = LineBuffer::<80>::new();
+    // Writing to a LineBuffer cannot fail (it truncates).
+    let _ = line.write_fmt(note);
+    draw_menu_frame(&mut frame, heading, line.as_str(), help);
+    for (k, (text, chosen)) in rows.enumerate() {
+        draw_menu_row(&mut frame, k, text, chosen);
+    }
+}
+
+/// Draws a notice into the back buffer: a heading, one line of what
+/// happened (split in two if long) and what to do.
+pub fn notice(video: &mut Video, heading: &str, what: fmt::Arguments<'_>, help: &str) {
+    let mut frame = video.cleared_frame();
+    let mut line = LineBuffer::<160>::new();
+    let _ = line.write_fmt(what);
+    let ink = Rgba5551::from_rgb(255, 255, 255);
+    draw_menu_frame(&mut frame, heading, "", help);
+    // 78 glyphs of 4 pixels fit a 320-pixel row with margins.
+    let text = line.as_str();
+    let cut = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .take_while(|&i| i <= 78)
+        .filter(|&i| i == 0 || text.as_bytes()[i - 1] == b' ')
+        .last()
+        .filter(|_| text.len() > 78)
+        .unwrap_or(text.len());
+    draw_text(&mut frame, 8, 60, &text[..cut], ink, 1);
+    draw_text(&mut frame, 8, 70, &text[cut..], ink, 1);
 }

@@ -7,6 +7,8 @@
 //!
 //! Lines, per level:
 //!
+//! * `tour: level=NAME load=T bytes=B`: Count ticks to copy the level from
+//!   the cartridge and load it;
 //! * `tour: level=NAME view=K frame=F render=R at X,Y,ANGLE` for each view;
 //! * `tour: level=NAME views=N frame_median=F render_median=R worst_frame=W worst_render=WR worst_view=K`;
 //! * `profile: level=NAME interval=I`, then `profile: ADDRESS SAMPLES`
@@ -22,7 +24,6 @@ use core::fmt::Write as _;
 
 use engine::game::Game;
 use engine::render::Camera;
-use n64::levels::LEVELS;
 use n64::text::LineBuffer;
 use n64::tour::{self, Timings, ViewTime};
 use n64::view_mode::ViewMode;
@@ -30,25 +31,46 @@ use n64::view_mode::ViewMode;
 use crate::hw::sampler::INTERVAL;
 use crate::hw::{cp0, Hardware};
 use crate::view::{self, ViewShades};
+use crate::CartLevels;
 
-/// Runs the tour over every level.
-pub fn run(hardware: &mut Hardware) {
+/// Runs the tour over every level of the cartridge, each copied into
+/// `memory` in turn.
+pub fn run(hardware: &mut Hardware, levels: &mut CartLevels, memory: &mut [u8]) {
     if !hardware.sampler.covers_all_code() {
         hardware.debug.line(format_args!(
             "profile: the code is larger than the sampler's buckets: samples past them are lost"
         ));
     }
     let mut views_done = 0;
-    for (index, embedded) in LEVELS.iter().enumerate() {
-        let level = crate::load(embedded.bytes, embedded.name);
+    let count = levels.len();
+    for index in 0..count {
+        let mut name = LineBuffer::<{ engine::format::pack::NAME_LEN }>::new();
+        let _ = write!(name, "{}", levels.name(index));
+        let name = name.as_str();
+        let started = cp0::count();
+        let level = match levels.load(index, &mut *memory) {
+            Ok(level) => level,
+            Err(e) => {
+                hardware
+                    .debug
+                    .line(format_args!("tour: level={name} skipped: {e}"));
+                continue;
+            }
+        };
+        hardware.debug.line(format_args!(
+            "tour: level={name} load={} bytes={}",
+            cp0::count().wrapping_sub(started),
+            levels.level(index).map_or(0, |l| l.map_len),
+        ));
         let shades = ViewShades::for_level(&level);
         let views = tour::views(&level);
         let game = Game::new(level);
         let scene = Scene {
             game: &game,
             shades: &shades,
-            name: embedded.name,
+            name,
             number: index + 1,
+            count,
             views: views.len(),
         };
 
@@ -58,7 +80,7 @@ pub fn run(hardware: &mut Hardware) {
             timings.add(time);
             hardware.debug.line(format_args!(
                 "tour: level={} view={} frame={} render={} at {},{},{}",
-                embedded.name,
+                name,
                 k,
                 time.frame,
                 time.render,
@@ -72,7 +94,7 @@ pub fn run(hardware: &mut Hardware) {
         hardware.debug.line(format_args!(
             "tour: level={} views={} frame_median={} render_median={} worst_frame={} \
              worst_render={} worst_view={}",
-            embedded.name,
+            name,
             timings.len(),
             timings.frame_median(),
             timings.render_median(),
@@ -86,7 +108,7 @@ pub fn run(hardware: &mut Hardware) {
         }
         hardware.debug.line(format_args!(
             "profile: level={} interval={}",
-            embedded.name, INTERVAL
+            name, INTERVAL
         ));
         let mut samples = 0u64;
         let Hardware { sampler, debug, .. } = hardware;
@@ -94,10 +116,9 @@ pub fn run(hardware: &mut Hardware) {
             samples += u64::from(n);
             debug.line(format_args!("profile: {address:08x} {n}"));
         });
-        hardware.debug.line(format_args!(
-            "profile: level={} samples={}",
-            embedded.name, samples
-        ));
+        hardware
+            .debug
+            .line(format_args!("profile: level={} samples={}", name, samples));
 
         for mode in ViewMode::ALL.into_iter().skip(1) {
             let mut timings = Timings::new();
@@ -108,7 +129,7 @@ pub fn run(hardware: &mut Hardware) {
             hardware.debug.line(format_args!(
                 "tour: level={} mode={} views={} frame_median={} render_median={} \
                  worst_frame={} worst_render={} worst_view={}",
-                embedded.name,
+                name,
                 mode.name(),
                 timings.len(),
                 timings.frame_median(),
@@ -121,8 +142,7 @@ pub fn run(hardware: &mut Hardware) {
     }
     hardware.debug.line(format_args!(
         "tour: done: {} levels, {} views",
-        LEVELS.len(),
-        views_done
+        count, views_done
     ));
 }
 
@@ -130,9 +150,11 @@ pub fn run(hardware: &mut Hardware) {
 struct Scene<'g, 'l> {
     game: &'g Game<'l>,
     shades: &'g ViewShades,
-    name: &'static str,
+    name: &'g str,
     /// The level's number, from 1.
     number: usize,
+    /// Levels on the cartridge.
+    count: usize,
     /// Its views.
     views: usize,
 }
@@ -155,7 +177,7 @@ impl Scene<'_, '_> {
             "{} {}/{} {} {}",
             self.name,
             self.number,
-            LEVELS.len(),
+            self.count,
             if profile { "PROFILE" } else { "TOUR" },
             mode.name(),
         );

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compares the emulator's screenshot of the ROM with the desktop's render.
 
-    compare_shot.py EMULATOR.png DESKTOP.png [--ignore X,Y,W,H]... [--diff OUT.png]
+    compare_shot.py EMULATOR.png DESKTOP.png... [--ignore X,Y,W,H]... [--diff OUT.png]
 
 Both images are 320x240. The ROM renders the same view with the same
 engine, but in 16-bit colour, and the emulator's video plugin adds its own
@@ -14,6 +14,12 @@ plugin's rounding). The images match when at least MIN_MATCH of the
 compared pixels do. Rectangles given with --ignore (the ROM's on-screen
 readout) are left out, and so is the one-pixel border, where the shift
 leaves nothing to compare.
+
+Given several desktop images (the same view at successive game ticks: a
+level's flickering and glowing lights change the picture from tick to
+tick, and when the emulator's screenshot is taken is known only to a
+few ticks), the emulator's must match one of them; the first that
+matches is named, else the closest.
 
 To guard against comparing two blank pictures, the desktop image must show
 at least MIN_COLOURS distinct colours.
@@ -119,29 +125,9 @@ def close(a, b):
     return all(abs(x - y) <= TOLERANCE for x, y in zip(a, b))
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("emulator")
-    parser.add_argument("desktop")
-    parser.add_argument("--ignore", action="append", default=[], metavar="X,Y,W,H")
-    parser.add_argument("--diff", metavar="OUT.png", help="write mismatching pixels in red")
-    args = parser.parse_args()
-
-    try:
-        ew, eh, emu = read_png(args.emulator)
-        dw, dh, desk = read_png(args.desktop)
-        ignored = [tuple(int(v) for v in r.split(",")) for r in args.ignore]
-    except (OSError, ValueError, zlib.error) as e:
-        print(f"compare_shot: {e}", file=sys.stderr)
-        return 2
-    if (ew, eh) != (dw, dh):
-        print(f"compare_shot: sizes differ: emulator {ew}x{eh}, desktop {dw}x{dh}", file=sys.stderr)
-        return 2
-
-    colours = {px for row in desk for px in row}
-    if len(colours) < MIN_COLOURS:
-        print(f"compare_shot: the desktop image has only {len(colours)} colours: nothing to compare")
-        return 1
+def compare(emu, desk, ignored):
+    """(matched, compared, in place, diff rows) of emu against desk."""
+    eh, ew = len(emu), len(emu[0])
 
     def is_ignored(x, y):
         return any(rx <= x < rx + rw and ry <= y < ry + rh for rx, ry, rw, rh in ignored)
@@ -167,15 +153,55 @@ def main():
                 matched += 1
             else:
                 diff[y][x] = (255, 0, 0)
+    return matched, compared, exact_place, diff
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("emulator")
+    parser.add_argument("desktop", nargs="+")
+    parser.add_argument("--ignore", action="append", default=[], metavar="X,Y,W,H")
+    parser.add_argument("--diff", metavar="OUT.png", help="write mismatching pixels in red")
+    args = parser.parse_args()
+
+    try:
+        ew, eh, emu = read_png(args.emulator)
+        ignored = [tuple(int(v) for v in r.split(",")) for r in args.ignore]
+    except (OSError, ValueError, zlib.error) as e:
+        print(f"compare_shot: {e}", file=sys.stderr)
+        return 2
+
+    best = None
+    for number, path in enumerate(args.desktop, 1):
+        try:
+            dw, dh, desk = read_png(path)
+        except (OSError, ValueError, zlib.error) as e:
+            print(f"compare_shot: {e}", file=sys.stderr)
+            return 2
+        if (ew, eh) != (dw, dh):
+            print(f"compare_shot: sizes differ: emulator {ew}x{eh}, desktop {dw}x{dh}", file=sys.stderr)
+            return 2
+        colours = {px for row in desk for px in row}
+        if len(colours) < MIN_COLOURS:
+            print(f"compare_shot: the desktop image {path} has only {len(colours)} colours: "
+                  "nothing to compare")
+            return 1
+        matched, compared, exact_place, diff = compare(emu, desk, ignored)
+        share = matched / compared if compared else 0.0
+        if best is None or share > best[0]:
+            best = (share, matched, compared, exact_place, diff, number, path, len(colours))
+        if share >= MIN_MATCH:
+            break
+
+    share, matched, compared, exact_place, diff, number, path, colours = best
     if args.diff:
         write_png(args.diff, ew, eh, diff)
-
-    share = matched / compared if compared else 0.0
     verdict = "match" if share >= MIN_MATCH else "MISMATCH"
+    which = f" (desktop image {number} of {len(args.desktop)}, {path})" if len(args.desktop) > 1 else ""
     print(
-        f"compare_shot: {verdict}: {matched}/{compared} pixels ({share:.2%}) within "
+        f"compare_shot: {verdict}{which}: {matched}/{compared} pixels ({share:.2%}) within "
         f"+-{TOLERANCE} of the desktop's within one pixel ({exact_place / compared:.2%} "
-        f"in place); need {MIN_MATCH:.1%}; desktop image has {len(colours)} colours"
+        f"in place); need {MIN_MATCH:.1%}; desktop image has {colours} colours"
     )
     return 0 if share >= MIN_MATCH else 1
 

@@ -47,7 +47,11 @@ extern "C" fn rust_entry() -> ! {
         #[cfg(feature = "tour")]
         sampler: super::sampler::Sampler::install(),
     };
-    crate::main(hardware)
+    let storage = super::Storage {
+        cartridge: super::pi::Cartridge::take(),
+        level_memory: memory::take_level_memory(),
+    };
+    crate::main(hardware, storage)
 }
 
 /// What the crash report needs, once the main loop has stopped.

@@ -65,3 +65,21 @@ pub(super) fn sync_instructions(address: usize, len: usize) {
         line += INSTRUCTION_LINE;
     }
 }
+
+/// Drops every data-cache line holding part of `data` without writing it
+/// back, so the next read comes from RDRAM (after a DMA wrote it). The
+/// lines must hold nothing else: `data` starts and ends on line bounds.
+pub fn invalidate_data<T: ?Sized>(data: &T) {
+    let start = data as *const T as *const u8 as usize;
+    let end = start + core::mem::size_of_val(data);
+    debug_assert!(start.is_multiple_of(DATA_LINE));
+    let mut line = start & !(DATA_LINE - 1);
+    while line < end {
+        // SAFETY: Hit_Invalidate_D (0x11) drops the line of this address;
+        // the caller's lines hold only bytes it is about to overwrite.
+        unsafe {
+            asm!(".set noat", "cache 0x11, 0({0})", ".set at", in(reg) line, options(nostack, preserves_flags))
+        };
+        line += DATA_LINE;
+    }
+}

@@ -31,9 +31,19 @@ ipl3_emu:
     mtc0    $t0, $12
 
     # 1. Boot flags. The PIF leaves the TV type in s4 and the reset type
-    # in s5. RDRAM is not probed: report the 4 MiB every console has.
+    # in s5. RDRAM: 8 MiB if a word written 4 MiB up reads back (an
+# Expansion Pak; both emulators have one unless told not to), else 4.
     lui     $t0, 0xA400
     lui     $t1, 0x0040
+    lui     $t2, 0xA040
+    lui     $t3, 0x5AFE
+    ori     $t3, $t3, 0xC0DE
+    sw      $t3, 0($t2)
+    lw      $t6, 0($t2)
+    bne     $t6, $t3, 9f
+    nop
+    lui     $t1, 0x0080
+9:
     sw      $t1, 0($t0)
     sw      $zero, 4($t0)
     sw      $zero, 8($t0)

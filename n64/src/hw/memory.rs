@@ -1,5 +1,6 @@
-//! The memory map's figures (from the linker script's symbols) and the
-//! stack's high-water mark.
+//! The memory map's figures (from the linker script's symbols), the
+//! RDRAM the console has, the level memory, and the stack's high-water
+//! mark.
 //!
 //! At boot the free stack is painted with a pattern; the deepest word no
 //! longer holding it is how deep the stack has ever gone.
@@ -28,19 +29,14 @@ fn address(symbol: *const u8) -> usize {
 /// Where everything sits in RDRAM.
 #[derive(Copy, Clone, Debug)]
 pub struct MemoryMap {
-    /// Bytes loaded from the cartridge: code, read-only data (levels,
-    /// tables), initialised data.
+    /// Bytes loaded from the cartridge at boot: code, read-only data
+    /// (tables), initialised data. The levels are not: see
+    /// [`take_level_memory`].
     pub image_bytes: usize,
     /// Zeroed statics (framebuffers, exception stack, ...).
     pub bss_bytes: usize,
     /// The stack's size.
     pub stack_bytes: usize,
-    /// RDRAM neither the image, the statics nor the stack use, below
-    /// [`MemoryMap::ram_bytes`].
-    pub free_bytes: usize,
-    /// The RDRAM this build uses: the 4 MiB every console has (8 MiB for
-    /// the measuring build, see link.x).
-    pub ram_bytes: usize,
 }
 
 /// The memory map of this build.
@@ -58,9 +54,43 @@ pub fn map() -> MemoryMap {
         image_bytes: image_end - IMAGE_START,
         bss_bytes: bss_end - bss_start,
         stack_bytes: stack_top + 16 - stack_bottom,
-        free_bytes: stack_bottom - bss_end + (bss_start - image_end),
-        ram_bytes: stack_top + 16 - 0x8000_0000,
     }
+}
+
+// SAFETY: DMEM word 0, where both boot loaders leave the RDRAM size
+// (libdragon's layout); nothing else in this program uses it.
+const BOOT_FLAGS_WORD_0: super::Register = unsafe { super::Register::at(0x0400_0000) };
+
+/// RDRAM every console has.
+const BASE_RDRAM: usize = 4 << 20;
+/// RDRAM with the Expansion Pak.
+const EXPANDED_RDRAM: usize = 8 << 20;
+
+/// The RDRAM the console has, as the boot loader found it: 4 MiB, or 8
+/// with the Expansion Pak.
+pub fn rdram_bytes() -> usize {
+    if BOOT_FLAGS_WORD_0.read() as usize >= EXPANDED_RDRAM {
+        EXPANDED_RDRAM
+    } else {
+        BASE_RDRAM
+    }
+}
+
+/// The memory a level is copied into from the cartridge: the Expansion
+/// Pak's 4 MiB when there is one (more than the first 4 MiB has left
+/// over), else the first 4 MiB's RDRAM between the statics and the stack.
+/// `boot` calls this once, so the slice has one owner.
+pub(super) fn take_level_memory() -> &'static mut [u8] {
+    let (start, end) = if rdram_bytes() >= EXPANDED_RDRAM {
+        (0x8000_0000 + BASE_RDRAM, 0x8000_0000 + EXPANDED_RDRAM)
+    } else {
+        let bss_end = address(addr_of!(__bss_end));
+        ((bss_end + 15) & !15, address(addr_of!(__stack_bottom)))
+    };
+    // SAFETY: RDRAM that neither the image, the statics nor the stack
+    // use (the linker script keeps them below RAM_TOP, the first 4 MiB;
+    // the Expansion Pak's is above it), handed out once.
+    unsafe { core::slice::from_raw_parts_mut(start as *mut u8, end - start) }
 }
 
 fn stack_pointer() -> usize {

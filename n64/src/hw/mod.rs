@@ -8,8 +8,8 @@
 //! * [`vi`]: the video interface registers and timings;
 //! * [`video`]: the two framebuffers and their swap at vertical blank;
 //! * [`si`] and [`joypad`]: the serial interface, the PIF and controller 1;
-//! * [`pi`] and [`isviewer`]: the cartridge bus and the IS-Viewer debug
-//!   port on it;
+//! * [`pi`] and [`isviewer`]: the cartridge bus (the levels' DMA) and the
+//!   IS-Viewer debug port on it;
 //! * [`rsp`]: the per-frame marker task that emulators count as a frame;
 //! * [`exception`]: the CPU exception vectors and their report;
 //! * `sampler` (with the `tour` feature): a sampling profiler on the CPU's
@@ -50,6 +50,17 @@ pub struct Hardware {
     /// The sampling profiler.
     #[cfg(feature = "tour")]
     pub sampler: sampler::Sampler,
+}
+
+/// Where the levels are and where they go, handed out once at boot apart
+/// from [`Hardware`], whose borrows the frame loop takes and gives back
+/// every frame while a level borrows its memory for as long as it is
+/// played.
+pub struct Storage {
+    /// The cartridge ROM, where the levels are.
+    pub cartridge: pi::Cartridge,
+    /// The RDRAM a level is copied into ([`memory::take_level_memory`]).
+    pub level_memory: &'static mut [u8],
 }
 
 /// A 32-bit memory-mapped register, accessed uncached (through KSEG1).

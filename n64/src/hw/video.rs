@@ -111,6 +111,17 @@ impl Video {
         }
     }
 
+    /// The back buffer made all black, for a screen drawn from nothing
+    /// (the menu): what is drawn on it next is not known to be black.
+    pub fn cleared_frame(&mut self) -> Frame<'_, Rgba5551> {
+        let back = self.shown ^ 1;
+        self.black_from[back] = HEIGHT;
+        // SAFETY: as in `back_frame`.
+        let pixels = unsafe { &mut *buffer_pointer(back) };
+        pixels.fill(Rgba5551(0));
+        full_frame(pixels)
+    }
+
     /// Makes the back buffer black from row `first` to the bottom (where
     /// no view is drawn), unless it is already.
     pub fn black_below(&mut self, first: usize) {
