@@ -18,7 +18,7 @@ use engine::game::{Game, Input};
 use engine::world::Level;
 use n64::cartridge::CartError;
 use n64::clock::{TickClock, COUNT_HZ, THIRTIETH_OF_A_SECOND};
-use n64::controls::{input_from_pad, Buttons};
+use n64::controls::{input_from_pad, Actions, Buttons, PadState};
 use n64::demo::{DemoInputs, DEFAULT_DEMO, DEFAULT_LEVEL};
 use n64::menu::{self, Menu, MenuChoice};
 use n64::message::MessageLine;
@@ -252,6 +252,20 @@ pub fn run(mut hardware: Hardware, mut levels: CartLevels, memory: &'static mut 
     }
 }
 
+/// This frame's controller reading and the actions it asks for; Z + Start
+/// raises the test exception here, in the menu and in play alike.
+fn read_controller(hardware: &mut Hardware, ui: &mut Ui) -> (PadState, Actions) {
+    let pad = hardware.joypad.read();
+    let actions = ui.buttons.update(&pad);
+    if actions.test_exception {
+        hardware
+            .debug
+            .line(format_args!("test exception requested (Z + Start)"));
+        exception::raise_test_exception();
+    }
+    (pad, actions)
+}
+
 /// The level menu, its own frame loop, until a level is chosen (or, with
 /// `can_resume`, B goes back).
 fn menu(
@@ -269,14 +283,7 @@ fn menu(
     ));
     let mut menu = Menu::new(levels.len(), selected, can_resume);
     loop {
-        let pad = hardware.joypad.read();
-        let actions = ui.buttons.update(&pad);
-        if actions.test_exception {
-            hardware
-                .debug
-                .line(format_args!("test exception requested (Z + Start)"));
-            exception::raise_test_exception();
-        }
+        let (_, actions) = read_controller(hardware, ui);
         match menu.update(&actions) {
             MenuChoice::Stay => {}
             choice => return choice,
@@ -349,14 +356,7 @@ fn play(
     loop {
         let frame_start = cp0::count();
 
-        let pad = hardware.joypad.read();
-        let actions = ui.buttons.update(&pad);
-        if actions.test_exception {
-            hardware
-                .debug
-                .line(format_args!("test exception requested (Z + Start)"));
-            exception::raise_test_exception();
-        }
+        let (pad, actions) = read_controller(hardware, ui);
         let to = |index: usize, driver: Driver| Next {
             index,
             driver,
