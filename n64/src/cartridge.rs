@@ -125,9 +125,10 @@ impl<R: Rom> Levels<R> {
         })
     }
 
-    fn view(&self) -> Option<PackIndex<'_>> {
-        // Checked in `at`; the bytes have not changed since.
-        PackIndex::new_checked(&self.index).ok()
+    fn view(&self) -> PackIndex<'_> {
+        // Checked in `at`; the bytes have not changed since. The menu and
+        // the readout ask for names every frame, so not checked again.
+        PackIndex::new_unchecked(&self.index)
     }
 
     /// Number of levels (at least one).
@@ -147,17 +148,17 @@ impl<R: Rom> Levels<R> {
 
     /// The pack's length in bytes.
     pub fn pack_len(&self) -> u32 {
-        self.view().map_or(0, |v| v.pack_len())
+        self.view().pack_len()
     }
 
     /// The largest level's length in bytes.
     pub fn largest(&self) -> u32 {
-        self.view().map_or(0, |v| v.largest())
+        self.view().largest()
     }
 
     /// Level `i`'s name, title and length.
     pub fn level(&self, i: usize) -> Option<PackLevel<'_>> {
-        self.view()?.level(i)
+        self.view().level(i)
     }
 
     /// The name of level `i` (empty past the last).
@@ -167,14 +168,14 @@ impl<R: Rom> Levels<R> {
 
     /// The first level called `name`.
     pub fn find_level(&self, name: &str) -> Option<usize> {
-        self.view()?.find(name)
+        self.view().find(name)
     }
 
     /// Copies level `i` into `memory` (over whatever was there) and loads
     /// it. A level larger than `memory` is refused before anything is
     /// copied ([`PackError::TooLarge`]).
     pub fn load<'m>(&mut self, i: usize, memory: &'m mut [u8]) -> Result<Level<'m>, CartError> {
-        let index = PackIndex::new_checked(&self.index)?;
+        let index = PackIndex::new_unchecked(&self.index);
         let mut source = InRom {
             rom: &mut self.rom,
             base: self.base,

@@ -32,7 +32,7 @@
 
 use core::fmt;
 
-use super::bytes::{u32_at, Writer};
+use super::bytes::{u32_at, u8_at, Writer};
 
 /// First four bytes of a level pack.
 pub const MAGIC: [u8; 4] = *b"SPCK";
@@ -227,6 +227,25 @@ impl<'a> PackIndex<'a> {
         Ok(index)
     }
 
+    /// A view of an index that [`PackIndex::new_checked`] has already
+    /// accepted, without checking it again (a reader that keeps the bytes
+    /// asks for names every frame). Given any other bytes it cannot panic
+    /// either: it sees only the level records that `bytes` holds, the
+    /// accessors fall back to empty names, and [`copy_level`] checks every
+    /// piece it copies.
+    pub fn new_unchecked(bytes: &'a [u8]) -> PackIndex<'a> {
+        let stated = usize::from(u16::from_be_bytes([u8_at(bytes, 6), u8_at(bytes, 7)]));
+        let held = bytes.len().saturating_sub(HEADER_LEN) / LEVEL_LEN;
+        let levels = stated.min(held);
+        PackIndex {
+            bytes: &bytes[..bytes.len().min(HEADER_LEN + levels * LEVEL_LEN)],
+            levels,
+            pieces: u32_at(bytes, 8),
+            pieces_at: u32_at(bytes, 12),
+            pack_len: u32_at(bytes, 16),
+        }
+    }
+
     /// Entries in the piece table.
     pub fn piece_count(&self) -> u32 {
         self.pieces
@@ -314,9 +333,14 @@ pub fn copy_level<S: PackSource>(
     let mut done = 0u32;
     while done < level.piece_count {
         let n = (level.piece_count - done).min(PIECE_BATCH as u32) as usize;
-        // In range: the index checked first + count against the table, and
-        // the table against the pack's length.
-        let at = index.pieces_at + (level.first_piece + done) * PIECE_LEN as u32;
+        // A checked index keeps these in the table and the table in the
+        // pack; an unchecked one gets an error, not an overflow.
+        let first = level.first_piece.checked_add(done);
+        let at = first
+            .filter(|&f| u64::from(f) + n as u64 <= u64::from(index.pieces))
+            .and_then(|f| f.checked_mul(PIECE_LEN as u32))
+            .and_then(|offset| index.pieces_at.checked_add(offset))
+            .ok_or(PackError::BadPieceTable)?;
         source.read(at, &mut batch[..n * PIECE_LEN])?;
         for k in 0..n {
             let piece = done as usize + k;
@@ -562,6 +586,43 @@ mod tests {
                         }
                     }
                 }
+            }
+        }
+    }
+    #[test]
+    fn an_unchecked_view_is_the_checked_one_and_never_panics() {
+        let mut buf = [0u8; 512];
+        let len = sample(&mut buf);
+        let checked = PackIndex::new_checked(&buf[..len]).unwrap();
+        let unchecked = PackIndex::new_unchecked(&buf[..len]);
+        assert_eq!(unchecked.len(), checked.len());
+        for i in 0..3 {
+            assert_eq!(unchecked.level(i), checked.level(i));
+        }
+        // Whatever the bytes, the view and a copy through it stay in range:
+        // every truncation and every flipped bit, the copy from the whole
+        // (undamaged) pack's data.
+        let pack = &buf[..len];
+        let check = |bytes: &[u8]| {
+            let index = PackIndex::new_unchecked(bytes);
+            assert!(index.len() <= 2);
+            let _ = (index.largest(), index.find("E1M1"), index.pack_len());
+            for i in 0..=index.len() {
+                let _ = index.level(i);
+                let mut into = [0u8; 16];
+                if let Ok(n) = copy_level(&index, i, &mut { pack }, &mut into) {
+                    assert!(n <= into.len());
+                }
+            }
+        };
+        for cut in 0..len {
+            check(&buf[..cut]);
+        }
+        for at in 0..len {
+            for bit in 0..8 {
+                let mut bad = buf;
+                bad[at] ^= 1 << bit;
+                check(&bad[..len]);
             }
         }
     }
