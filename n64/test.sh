@@ -18,7 +18,9 @@
 #   8. whole games: a ROM built from freedoom1.wad (every map on the
 #      cartridge) boots in both emulators; its first, largest and last
 #      maps, chosen in the menu, load and draw the desktop's first view
-#      of each, and report their frame time;
+#      of each, and report their frame time; without an Expansion Pak the
+#      largest is refused on screen and the first still plays; the ROM
+#      from freedoom2.wad is built too and plays its first map;
 #   9. the view tour: a measuring ROM (build.sh --tour, with Freedoom's
 #      E1M1, E1M4 and MAP01) times and profiles every level's fixed views
 #      in mupen64plus and in cen64 (a cycle-level model: its figures are
@@ -127,13 +129,18 @@ desktop_demo_line=""
 desktop_demo_line="$(tail -n1 "$work/desktop-demo.txt" 2>/dev/null || true)"
 
 # ---------------------------------------------------------------- emulator
-# run NAME FRAMES [INPUT_SCRIPT]: runs the ROM until frame FRAMES, when the
-# screenshot is taken and the emulator stops. Log: $work/NAME/log.txt,
-# shot: $work/NAME/shot.png.
+# run NAME FRAMES [INPUT_SCRIPT [CORE_SETTINGS]]: runs the ROM until frame
+# FRAMES, when the screenshot is taken and the emulator stops. Log:
+# $work/NAME/log.txt, shot: $work/NAME/shot.png. CORE_SETTINGS are lines
+# of the core's [Core] section (mupen64plus 2.5.9 reads DisableExtraMem
+# from its configuration file, not from --set).
 run() {
-    local name="$1" frames="$2" script="${3:-}"
+    local name="$1" frames="$2" script="${3:-}" core_settings="${4:-}"
     local dir="$work/$name"
     mkdir -p "$dir/shots" "$dir/config"
+    if [ -n "$core_settings" ]; then
+        printf '[Core]\nVersion = 1.01\n%s\n' "$core_settings" >"$dir/config/mupen64plus.cfg"
+    fi
     local input=(--input dummy)
     if [ -n "$script" ]; then
         printf '%s\n' "$script" >"$dir/input.txt"
@@ -157,6 +164,7 @@ run() {
         --testshots "$frames" "$rom" >"$dir/log.txt" 2>&1
     local status=$?
     mv "$dir/shots/raycaster-000.png" "$dir/shot.png" 2>/dev/null
+    mv "$dir/shots/raycaster-001.png" "$dir/shot-2.png" 2>/dev/null
     if [ "$status" -ne 0 ]; then
         echo "    mupen64plus exited with status $status (124: timed out); log: $dir/log.txt"
         grep -v 'OpenCV\|GStreamer\|gst\|VIDEOIO' "$dir/log.txt" | tail -n 15 | sed 's/^/    /'
@@ -255,8 +263,8 @@ elif ! { time N64_ROM_DIR="$wad_rom_dir" ./build.sh --wad freedoom1.wad >"$work/
 else
     wad_rom="$wad_rom_dir/freedoom1-emu.z64"
     rom="$wad_rom" # what `run` runs
-    pass "ROM from freedoom1.wad: $(stat -c %s "$wad_rom") bytes, built in \
-$(sed -n 's/^real[[:space:]]*//p' "$work/wad-build.time")"
+    check "ROM from freedoom1.wad: $(stat -c %s "$wad_rom") bytes (at most 64 MiB), built in \
+$(sed -n 's/^real[[:space:]]*//p' "$work/wad-build.time")" test "$(stat -c %s "$wad_rom")" -le $((64 << 20))
     # first, largest and last: "INDEX NAME" lines, from the pack's index.
     picks="$(python3 - "$wad_rom_dir/levels.pack" <<'EOF'
 import struct, sys
@@ -308,12 +316,67 @@ EOF
             python3 tools/compare_shot.py "$work/wad-$name/shot.png" "${shots[@]}" \
             --ignore 0,0,168,15 --diff "$work/wad-$name/diff.png"
     done <<<"$picks"
+    # Without an Expansion Pak: the boot line says so, the largest map
+    # (freedoom1's E2M5, 2.8 MB, more than the 2.78 MB that 4 MiB leave)
+    # is refused with a notice on screen, A goes back to the menu, and
+    # the first map still plays. Down to the largest map, A: refused (the
+    # first shot, the notice); A: the menu, on that map; up to the first,
+    # A: it loads (the second shot).
+    read -r largest_index largest_name _ <<<"$(sed -n 2p <<<"$picks")"
+    script="" poll=2
+    press() { script+="$poll $1"$'\n'"$((poll + 1)) 0000"$'\n'; poll=$((poll + 2)); }
+    for ((k = 0; k < largest_index; k++)); do press 0400; done
+    press 8000
+    # The menu and the notice poll the controller once a frame.
+    notice_frame=$((poll + 20))
+    poll=$((poll + 40)) # the notice stays up a while
+    press 8000
+    for ((k = 0; k < largest_index; k++)); do press 0800; done
+    press 8000
+    run "wad-no-pak" "$notice_frame,$((2 * poll + 220))" "$script" "DisableExtraMem = True"
+    check "freedoom1.wad ROM without an Expansion Pak: $largest_name refused, the first map plays" \
+        python3 - "$work/wad-no-pak/log.txt" "$largest_name" <<'EOF'
+import re, sys
+log, largest = sys.argv[1:]
+lines = [l.split("IS64: ", 1)[1].rstrip() for l in open(log, errors="replace") if "IS64: " in l]
+def one(pattern, what):
+    found = [l for l in lines if re.search(pattern, l)]
+    if not found:
+        sys.exit(f"no {what} line (want /{pattern}/); the ROM said: {lines[:12]}")
+    print(found[0])
+    return found[0]
+one(r"^boot: .* level memory \d+ bytes, 4 MiB RDRAM \(no Expansion Pak\)$", "boot")
+one(rf"^level: {largest} does not load: level of \d+ bytes does not fit in \d+ bytes$", "refusal")
+one(rf"^menu: \d+ levels, on {largest} ", "menu again")
+first = one(r"^level: \S+ \(1/\d+\) .* loaded in ", "first level's")
+one(rf"^frame: level={first.split()[1]} ", "frame")
+EOF
+    check "freedoom1.wad ROM without an Expansion Pak: the notice on screen" \
+        python3 tools/probe_shot.py "$work/wad-no-pak/shot.png" 12,8,255,255,0 12,14,0,0,0 7,59,255,255,255
     mkdir -p "$work/wad-cen64"
     xvfb-run -a -s "-screen 0 640x480x24" python3 tools/cen64_run.py \
         --pif "$wad_rom_dir/pif_emu.bin" --rom "$wad_rom" --until '^menu: ' \
         --log "$work/wad-cen64/log.txt" --timeout "$run_timeout" 2>&1 | sed 's/^/    /'
     check "freedoom1.wad ROM boots in cen64 to its menu" \
         grep -q '^menu: 36 levels' "$work/wad-cen64/log.txt"
+fi
+
+# freedoom2.wad's ROM: built and timed, and A in its menu plays MAP01.
+wad2_rom_dir="$work/wad2-rom"
+if [ ! -f "$freedoom_dir/freedoom2.wad" ]; then
+    fail "ROM from freedoom2.wad (the freedoom package is not installed)"
+elif ! { time N64_ROM_DIR="$wad2_rom_dir" ./build.sh --wad freedoom2.wad >"$work/wad2-build.log" 2>&1; } \
+        2>"$work/wad2-build.time"; then
+    sed 's/^/    /' "$work/wad2-build.log" | tail -n 20
+    fail "ROM from freedoom2.wad (n64/build.sh --wad freedoom2.wad)"
+else
+    rom="$wad2_rom_dir/freedoom2-emu.z64"
+    check "ROM from freedoom2.wad: $(stat -c %s "$rom") bytes (at most 64 MiB), built in \
+$(sed -n 's/^real[[:space:]]*//p' "$work/wad2-build.time")" test "$(stat -c %s "$rom")" -le $((64 << 20))
+    run wad2-MAP01 240 "$start_level"
+    check "freedoom2.wad ROM: MAP01 (1/32), the menu's first, loads and reports its frame time" \
+        bash -c 'grep -m1 "IS64: level: MAP01 (1/32) .* loaded in " "$1" && grep -m1 "IS64: frame: level=MAP01 " "$1"' \
+        _ "$work/wad2-MAP01/log.txt"
 fi
 
 # The view tour: a measuring ROM (build.sh --tour) with Freedoom's E1M1,
