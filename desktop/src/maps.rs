@@ -190,49 +190,13 @@ fn load_wad(
 }
 
 /// The map an exit from `current` goes on to, among the WAD's `maps`, as
-/// DOOM orders them: the next of the episode (E1M1 to E1M2, MAP01 to
-/// MAP02); a secret exit to ExM9, or from MAP15 to MAP31 and MAP31 to
-/// MAP32; back from a secret map to the one after where it was found
-/// (E1M9 to E1M4, E2M9 to E2M6, E3M9 to E3M7, E4M9 to E4M3; MAP31 and
-/// MAP32 to MAP16). `None` at the end (E1M8, MAP30, or a map the WAD does
-/// not have): the level stays ended.
+/// DOOM orders them ([`engine::episode`]), spelt as the WAD spells it.
+/// `None` at the end (E1M8, MAP30, or a map the WAD does not have): the
+/// level stays ended.
 pub fn next_map(current: &str, exit: engine::game::Exit, maps: &[String]) -> Option<String> {
-    use engine::game::Exit;
-    let name = current.to_ascii_uppercase();
-    let secret = exit == Exit::Secret;
-    let next = if let Some(n) = name.strip_prefix("MAP").and_then(|n| n.parse::<u32>().ok()) {
-        let n = match (n, secret) {
-            (15, true) => 31,
-            (31, true) => 32,
-            (31 | 32, _) => 16,
-            (30, _) => return None,
-            _ => n + 1,
-        };
-        format!("MAP{n:02}")
-    } else {
-        let b = name.as_bytes();
-        if b.len() != 4 || b[0] != b'E' || b[2] != b'M' {
-            return None;
-        }
-        let (e, m) = ((b[1] as char).to_digit(10)?, (b[3] as char).to_digit(10)?);
-        let m = match (m, secret) {
-            (9, _) => [4, 6, 7, 3]
-                .get(e.checked_sub(1)? as usize)
-                .copied()
-                .unwrap_or(m + 1),
-            (8, _) => return None,
-            (_, true) => 9,
-            _ => m + 1,
-        };
-        format!("E{e}M{m}")
-    };
-    let found = maps.iter().find(|m| m.eq_ignore_ascii_case(&next)).cloned();
-    // A secret exit where the WAD has no secret map goes on as a normal one.
-    found.or_else(|| {
-        secret
-            .then(|| next_map(current, Exit::Normal, maps))
-            .flatten()
-    })
+    let find = |name: &str| maps.iter().find(|m| m.eq_ignore_ascii_case(name));
+    let next = engine::episode::next_map(current, exit, |name| find(name).is_some())?;
+    find(&next).cloned()
 }
 
 /// The importer's settings: skill 3, and the doors, lifts and
@@ -350,35 +314,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exits_go_on_as_dooms_do() {
+    fn exits_go_on_as_dooms_do_among_the_wads_maps() {
         use engine::game::Exit::{Normal, Secret};
         let doom1: Vec<String> = (1..=4)
-            .flat_map(|e| (1..=9).map(move |m| format!("E{e}M{m}")))
+            .flat_map(|e| (1..=9).map(move |m| format!("e{e}m{m}")))
             .collect();
-        let next = |m: &str, x| next_map(m, x, &doom1);
-        assert_eq!(next("E1M1", Normal).as_deref(), Some("E1M2"));
-        assert_eq!(next("e1m3", Secret).as_deref(), Some("E1M9"));
-        assert_eq!(next("E1M9", Normal).as_deref(), Some("E1M4"));
-        assert_eq!(next("E2M9", Normal).as_deref(), Some("E2M6"));
-        assert_eq!(next("E3M9", Secret).as_deref(), Some("E3M7"));
-        assert_eq!(next("E4M9", Normal).as_deref(), Some("E4M3"));
-        assert_eq!(next("E1M8", Normal), None);
-        let doom2: Vec<String> = (1..=32).map(|n| format!("MAP{n:02}")).collect();
-        let next = |m: &str, x| next_map(m, x, &doom2);
-        assert_eq!(next("MAP01", Normal).as_deref(), Some("MAP02"));
-        assert_eq!(next("MAP09", Normal).as_deref(), Some("MAP10"));
-        assert_eq!(next("MAP15", Secret).as_deref(), Some("MAP31"));
-        assert_eq!(next("MAP15", Normal).as_deref(), Some("MAP16"));
-        assert_eq!(next("MAP31", Secret).as_deref(), Some("MAP32"));
-        assert_eq!(next("MAP31", Normal).as_deref(), Some("MAP16"));
-        assert_eq!(next("MAP32", Normal).as_deref(), Some("MAP16"));
-        assert_eq!(next("MAP30", Normal), None);
-        // A secret exit with no secret map goes on as a normal one; a
-        // map the WAD lacks is the end.
-        assert_eq!(next("MAP05", Secret).as_deref(), Some("MAP06"));
+        // DOOM's order (engine::episode), in the WAD's spelling.
+        assert_eq!(next_map("E1M3", Secret, &doom1).as_deref(), Some("e1m9"));
+        assert_eq!(next_map("E1M9", Normal, &doom1).as_deref(), Some("e1m4"));
+        assert_eq!(next_map("E1M8", Normal, &doom1), None);
         let short = vec!["MAP01".to_string()];
         assert_eq!(next_map("MAP01", Normal, &short), None);
-        assert_eq!(next_map("START", Normal, &doom2), None);
+        assert_eq!(next_map("START", Normal, &short), None);
         let no_secret: Vec<String> = (1..=8).map(|m| format!("E1M{m}")).collect();
         assert_eq!(
             next_map("E1M3", Secret, &no_secret).as_deref(),

@@ -64,6 +64,8 @@
 //!   tick of input; time is passed in by calling it, never read.
 //! * [`demo`]: demo lines (`COUNT FORWARD STRAFE TURN [USE]`), the scripted
 //!   input every frontend plays and records.
+//! * [`episode`]: DOOM's order of maps, where a normal or a secret exit
+//!   leads, for every frontend alike.
 //! * [`trace`]: the player's state as one line of JSON with exact decimal
 //!   numbers, the shape every frontend prints.
 //! * [`render`]: a walk through the map's BSP as DOOM's, nearest
@@ -92,6 +94,7 @@
 pub mod collide;
 pub mod config;
 pub mod demo;
+pub mod episode;
 pub mod format;
 pub mod game;
 pub mod math;

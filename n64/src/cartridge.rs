@@ -14,6 +14,7 @@ use core::fmt;
 
 use engine::format::pack::{self, PackError, PackIndex, PackLevel, PackSource};
 use engine::format::LoadError;
+use engine::game::Exit;
 use engine::world::Level;
 
 /// The pack starts at a multiple of this in the ROM (the first past the
@@ -171,6 +172,23 @@ impl<R: Rom> Levels<R> {
         self.view().find(name)
     }
 
+    /// The level an exit from level `i` goes on to: the map DOOM's order
+    /// names ([`engine::episode`]: a secret exit to E1M9, E1M9 back to
+    /// E1M4) when the cartridge has it, else the next on the cartridge
+    /// (our own maps, the end of an episode), round to the first.
+    pub fn after_exit(&self, i: usize, exit: Exit) -> usize {
+        let view = self.view();
+        let find = |name: &str| {
+            (0..self.count).find(|&k| {
+                view.level(k)
+                    .is_some_and(|l| l.name.eq_ignore_ascii_case(name))
+            })
+        };
+        engine::episode::next_map(self.name(i), exit, |name| find(name).is_some())
+            .and_then(|name| find(&name))
+            .unwrap_or((i + 1) % self.count.max(1))
+    }
+
     /// Copies level `i` into `memory` (over whatever was there) and loads
     /// it. A level larger than `memory` is refused before anything is
     /// copied ([`PackError::TooLarge`]).
@@ -274,6 +292,49 @@ mod tests {
             Levels::find(VecRom(std::vec![0u8; 3 << 20])),
             Err(CartError::NoPack)
         ));
+    }
+
+    #[test]
+    fn exits_go_on_in_dooms_order_or_the_cartridges() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let map = tools::load_map(&root.join("maps/corners.map"))
+            .unwrap()
+            .bytes;
+        let names = [
+            "e1_hangar",
+            "E1M1",
+            "E1M2",
+            "E1M3",
+            "E1M4",
+            "E1M8",
+            "E1M9",
+            "MAP15",
+            "map31",
+        ];
+        let mut builder = tools::pack::PackBuilder::new();
+        for name in names {
+            builder.add(name, "", &map).unwrap();
+        }
+        let mut rom = std::vec![0u8; 1 << 20];
+        rom.extend_from_slice(&builder.finish().unwrap());
+        let levels = Levels::find(VecRom(rom)).unwrap();
+        let after =
+            |name: &str, exit| names[levels.after_exit(levels.find_level(name).unwrap(), exit)];
+        assert_eq!(after("E1M1", Exit::Normal), "E1M2");
+        assert_eq!(after("E1M3", Exit::Secret), "E1M9");
+        assert_eq!(after("E1M9", Exit::Normal), "E1M4");
+        // A secret exit goes to the episode's 9th map from any map.
+        assert_eq!(after("E1M2", Exit::Secret), "E1M9");
+        // E1M4's next (E1M5) is not on the cartridge, E1M8 ends the
+        // episode, e1_hangar is no DOOM name: the next on the cartridge.
+        assert_eq!(after("E1M4", Exit::Normal), "E1M8");
+        assert_eq!(after("E1M8", Exit::Normal), "E1M9");
+        assert_eq!(after("e1_hangar", Exit::Secret), "E1M1");
+        assert_eq!(after("MAP15", Exit::Secret), "map31");
+        // MAP31's secret map (MAP32) and its normal exit's (MAP16) are
+        // missing: round to the first.
+        assert_eq!(after("map31", Exit::Secret), "e1_hangar");
+        assert_eq!(after("map31", Exit::Normal), "e1_hangar");
     }
 
     #[test]

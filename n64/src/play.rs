@@ -377,14 +377,17 @@ fn play(
             }
         }
         if let Some(exit) = session.game.exit() {
-            // The level ended: on to the next (a secret exit too: the
-            // cartridge's levels are played in order).
+            // The level ended: on to the next, in DOOM's order where the
+            // cartridge holds a WAD's maps (a secret exit to the secret map).
+            let after = levels.after_exit(session.index, exit);
             hardware.debug.line(format_args!(
-                "exit: {} on level {}",
+                "exit: {} on level {}, on to {} ({})",
                 exit.name(),
-                session.index + 1
+                session.index + 1,
+                levels.name(after),
+                after + 1
             ));
-            return to((session.index + 1) % count, Driver::Controller);
+            return to(after, Driver::Controller);
         }
         if actions.menu {
             match menu(hardware, ui, levels, session.index, true) {
