@@ -74,7 +74,7 @@ fn case() -> impl Strategy<Value = Case> {
 /// The movers a random level may have: DOOM's doors, lifts, floors,
 /// ceilings, crushers, platforms and stairs
 /// (new ones go at the end: the kept regression seeds index this).
-const MOVERS: [u8; 20] = [
+const MOVERS: [u8; 22] = [
     wall_action::DOOR_RAISE,
     wall_action::DOOR_OPEN,
     wall_action::DOOR_CLOSE,
@@ -95,6 +95,8 @@ const MOVERS: [u8; 20] = [
     wall_action::CEILING_RAISE_TO_HIGHEST,
     wall_action::LIFT_PERPETUAL,
     wall_action::STAIRS_16_FAST,
+    wall_action::FLOOR_LOWER_TO_LOWEST_CHANGE,
+    wall_action::PLAT_RAISE_TO_NEXT_CHANGE,
 ];
 
 #[derive(Debug, Clone)]

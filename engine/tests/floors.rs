@@ -36,6 +36,12 @@ const MID: SectorId = SectorId(1);
 /// until its floor stops (or `limit` ticks).
 fn floor_heights(game: &mut Game<'_>, limit: usize) -> Vec<Fx> {
     assert!(game.set_off(0));
+    heights_until_still(game, limit)
+}
+
+/// The middle room's floor after each tick until it stops (or `limit`
+/// ticks).
+fn heights_until_still(game: &mut Game<'_>, limit: usize) -> Vec<Fx> {
     let mut out = Vec::new();
     for _ in 0..limit {
         game.tick(Input::IDLE);
@@ -155,4 +161,85 @@ fn a_floor_without_its_kind_or_tag_is_a_compile_error() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("unknown floor kind `sideways`"), "{e}");
+}
+
+/// [`map`] with flats: the hall's TILES, the middle room's BRICKS and the
+/// far room's PANELS (the repository's own textures).
+fn compiled_with_flats(kind: &str, floor: i32) -> Vec<u8> {
+    let text = map(kind, floor)
+        .replace(
+            "sector hall floor 0 ceiling 128\n",
+            "texture TILES textures/tiles.png\ntexture BRICKS textures/bricks.png\n\
+             texture PANELS textures/panels.png\n\
+             sector hall floor 0 ceiling 128 floor_texture TILES\n",
+        )
+        .replace(
+            "ceiling 128 tag 1\n",
+            "ceiling 128 tag 1 floor_texture BRICKS\n",
+        )
+        .replace("ceiling 160\n", "ceiling 160 floor_texture PANELS\n");
+    // Texture files are found beside the map file.
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/flats.map");
+    tools::text::compile_source(&text, file)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .bytes
+}
+
+const HALL: SectorId = SectorId(0);
+const FAR: SectorId = SectorId(2);
+
+#[test]
+fn a_floor_lowered_to_the_lowest_takes_the_flat_there_when_it_arrives() {
+    let bytes = compiled_with_flats("lower_to_lowest_change", 64);
+    let mut game = Game::new(Level::load(&bytes).unwrap());
+    let flat = |g: &Game<'_>, s| g.level().sector(s).floor_texture;
+    let (hall, own) = (flat(&game, HALL), flat(&game, MID));
+    assert_ne!(hall, own);
+    assert_ne!(flat(&game, FAR), hall);
+    assert!(game.set_off(0));
+    let mut ticks = 0;
+    while game.world().is_busy(MID) {
+        assert_eq!(flat(&game, MID), own, "its own flat on the way down");
+        game.tick(Input::IDLE);
+        ticks += 1;
+        assert!(ticks < 100);
+    }
+    assert_eq!(ticks, 64);
+    assert_eq!(game.level().sector(MID).floor, fx(0));
+    // The hall's floor is at 0, where it stopped: the hall is its model.
+    assert_eq!(flat(&game, MID), hall);
+}
+
+#[test]
+fn platforms_that_change_their_flat_take_the_front_sectors_as_they_start() {
+    // (kind, start floor, where it stops): half a unit a tick.
+    let cases = [
+        ("plat_raise_to_next_change", -64, 0),
+        ("plat_raise_24_change", -64, -40),
+        ("plat_raise_32_change", -64, -32),
+    ];
+    for (kind, start, stop) in cases {
+        let bytes = compiled_with_flats(kind, start);
+        let mut game = Game::new(Level::load(&bytes).unwrap());
+        let hall = game.level().sector(HALL).floor_texture;
+        assert_ne!(game.level().sector(MID).floor_texture, hall);
+        let before = game.player().world;
+        assert!(game.set_off(0));
+        // The wall's front is the hall: its flat, at once.
+        assert_eq!(game.level().sector(MID).floor_texture, hall, "{kind}");
+        let heights = heights_until_still(&mut game, 1000);
+        assert_eq!(heights[0], fx(start) + Fx::from_num(0.5), "{kind}");
+        assert_eq!(heights.last(), Some(&fx(stop)), "{kind}");
+        assert_eq!(heights.len() as i32, (stop - start) * 2, "{kind}");
+        assert_ne!(game.player().world, before);
+    }
+    // The floor kind at a unit a tick.
+    let bytes = compiled_with_flats("raise_24_change", -64);
+    let mut game = Game::new(Level::load(&bytes).unwrap());
+    let hall = game.level().sector(HALL).floor_texture;
+    assert!(game.set_off(0));
+    assert_eq!(game.level().sector(MID).floor_texture, hall);
+    let heights = heights_until_still(&mut game, 1000);
+    assert_eq!(heights.len(), 24);
+    assert_eq!(heights.last(), Some(&fx(-40)));
 }

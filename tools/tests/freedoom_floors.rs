@@ -2,7 +2,8 @@
 //! the map data alone: each one set off moves every sector it names to
 //! where DOOM's kind of mover stops (a floor at most to its ceiling, a
 //! ceiling at least to its floor), crushers and perpetual platforms keep
-//! moving, and the player is never left where it does not fit.
+//! moving, those that change their flat on arrival take their model's,
+//! and the player is never left where it does not fit.
 
 mod common;
 
@@ -41,6 +42,7 @@ fn stop_of(m: &Mover, level: &Level<'_>) -> Option<(SectorId, bool, Fx)> {
 #[test]
 fn every_floor_ceiling_and_stairs_of_every_freedoom_map_moves_to_its_height() {
     let (mut specials, mut movers_seen, mut arrived, mut perpetual) = (0, 0, 0, 0);
+    let mut flats_changed = 0;
     for (wad, map) in freedoom_maps() {
         let compiled = compile_with_movers(wad, &map);
         let level = Level::load(&compiled).unwrap();
@@ -110,12 +112,22 @@ fn every_floor_ceiling_and_stairs_of_every_freedoom_map_moves_to_its_height() {
                     sector.0
                 );
                 arrived += 1;
+                if let Mover::Floor(f) = m {
+                    if let Some(flat) = f.flat_at_end.filter(|_| height == want) {
+                        assert_eq!(now.floor_texture, flat, "{wad} {map} special {k}: {m:?}");
+                        flats_changed += 1;
+                    }
+                }
             }
         }
     }
     eprintln!(
-        "{specials} specials; {movers_seen} movers; {arrived} arrived, {perpetual} perpetual"
+        "{specials} specials; {movers_seen} movers; {arrived} arrived, {perpetual} perpetual; \
+         {flats_changed} took a neighbour's flat"
     );
     assert!(specials > 100, "{specials} specials");
+    // Freedoom lowers many floors to the lowest and changes their flat
+    // (37): most find a neighbour level with where they stop.
+    assert!(flats_changed > 20, "{flats_changed} flats changed");
     assert_eq!(arrived + perpetual, movers_seen);
 }

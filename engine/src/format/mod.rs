@@ -580,6 +580,22 @@ pub mod wall_action {
     pub const STAIRS_8: u8 = 30;
     /// Stairs of 16 at 4 units a tick (`turbo16`).
     pub const STAIRS_16_FAST: u8 = 31;
+    /// [`FLOOR_LOWER_TO_LOWEST`], and on arrival the floor takes the flat
+    /// of the neighbour whose floor it stopped level with (DOOM's
+    /// `lowerAndChange`; the sector special it also copies is not kept).
+    pub const FLOOR_LOWER_TO_LOWEST_CHANGE: u8 = 32;
+    /// [`FLOOR_RAISE_24`], the floor taking the flat of the wall's front
+    /// sector as it starts (`raiseFloor24AndChange`).
+    pub const FLOOR_RAISE_24_CHANGE: u8 = 33;
+    /// A platform goes up to the next higher neighbouring floor, half a
+    /// unit a tick, taking the flat of the wall's front sector as it
+    /// starts (`p_plats.c`'s `raiseToNearestAndChange`).
+    pub const PLAT_RAISE_TO_NEXT_CHANGE: u8 = 34;
+    /// A platform goes up 24 units, half a unit a tick, taking the front
+    /// sector's flat as it starts (`raiseAndChange` by 24).
+    pub const PLAT_RAISE_24_CHANGE: u8 = 35;
+    /// [`PLAT_RAISE_24_CHANGE`] by 32 units.
+    pub const PLAT_RAISE_32_CHANGE: u8 = 36;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -592,7 +608,20 @@ pub mod wall_action {
 
     /// Whether `a` is a floor action (with or without [`BACK_SECTOR`]).
     pub const fn is_floor(a: u8) -> bool {
-        matches!(a & !BACK_SECTOR, FLOOR_LOWER..=FLOOR_RAISE_CRUSH)
+        matches!(
+            a & !BACK_SECTOR,
+            FLOOR_LOWER..=FLOOR_RAISE_CRUSH | FLOOR_LOWER_TO_LOWEST_CHANGE..=PLAT_RAISE_32_CHANGE
+        )
+    }
+
+    /// Whether floor action `a` changes the floor's flat: as it starts
+    /// (to the wall's front sector's) or, for
+    /// [`FLOOR_LOWER_TO_LOWEST_CHANGE`], as it arrives.
+    pub const fn changes_flat(a: u8) -> bool {
+        matches!(
+            a & !BACK_SECTOR,
+            FLOOR_LOWER_TO_LOWEST_CHANGE..=PLAT_RAISE_32_CHANGE
+        )
     }
 
     /// Whether `a` is a lift action that goes down, waits and comes back

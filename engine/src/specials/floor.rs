@@ -18,6 +18,8 @@ pub const SPEED: Fx = Fx::lit("1");
 pub const FAST_SPEED: Fx = Fx::lit("4");
 /// How fast slow stairs rise (`FLOORSPEED / 4`).
 pub const STAIRS_SPEED: Fx = Fx::lit("0.25");
+/// How fast a platform that changes its flat rises (`PLATSPEED / 2`).
+pub const PLAT_SPEED: Fx = Fx::lit("0.5");
 
 /// A moving floor.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -30,6 +32,8 @@ pub struct Floor {
     pub speed: Fx,
     /// Going up.
     pub up: bool,
+    /// The flat its floor takes when it arrives, if it changes then.
+    pub flat_at_end: Option<u16>,
     pub(crate) near: SectorBox,
 }
 
@@ -57,6 +61,15 @@ fn next_floor_above(level: &Level<'_>, sector: SectorId, height: Fx) -> Fx {
         .unwrap_or(height)
 }
 
+/// The flat of the first neighbour of `sector` whose floor is at
+/// `height`, found along its two-sided walls in order (as
+/// `lowerAndChange` finds its model), or `None`.
+fn flat_level_with(level: &Level<'_>, sector: SectorId, height: Fx) -> Option<u16> {
+    neighbours(level, sector)
+        .find(|s| s.floor == height)
+        .map(|s| s.floor_texture)
+}
+
 impl Floor {
     /// A floor for `action` on `sector`, of the level as it is now.
     pub(crate) fn new(level: &Level<'_>, sector: SectorId, action: u8) -> Option<Floor> {
@@ -70,7 +83,9 @@ impl Floor {
         };
         let (dest, speed, up) = match action & !BACK_SECTOR {
             FLOOR_LOWER => (highest_floor_around(level, sector), SPEED, false),
-            FLOOR_LOWER_TO_LOWEST => (lowest_floor_around(level, sector), SPEED, false),
+            FLOOR_LOWER_TO_LOWEST | FLOOR_LOWER_TO_LOWEST_CHANGE => {
+                (lowest_floor_around(level, sector), SPEED, false)
+            }
             FLOOR_LOWER_FAST => {
                 let highest = highest_floor_around(level, sector);
                 // DOOM stops a turbo floor 8 above a lower neighbour.
@@ -89,15 +104,38 @@ impl Floor {
                 FAST_SPEED,
                 true,
             ),
-            FLOOR_RAISE_24 => (here.floor.saturating_add(Fx::from_num(24)), SPEED, true),
+            FLOOR_RAISE_24 | FLOOR_RAISE_24_CHANGE => {
+                (here.floor.saturating_add(Fx::from_num(24)), SPEED, true)
+            }
+            PLAT_RAISE_TO_NEXT_CHANGE => (
+                next_floor_above(level, sector, here.floor),
+                PLAT_SPEED,
+                true,
+            ),
+            PLAT_RAISE_24_CHANGE => (
+                here.floor.saturating_add(Fx::from_num(24)),
+                PLAT_SPEED,
+                true,
+            ),
+            PLAT_RAISE_32_CHANGE => (
+                here.floor.saturating_add(Fx::from_num(32)),
+                PLAT_SPEED,
+                true,
+            ),
             FLOOR_RAISE_512 => (here.floor.saturating_add(Fx::from_num(512)), SPEED, true),
             _ => return None,
+        };
+        let flat_at_end = if action & !BACK_SECTOR == FLOOR_LOWER_TO_LOWEST_CHANGE {
+            flat_level_with(level, sector, dest)
+        } else {
+            None
         };
         Some(Floor {
             sector,
             dest,
             speed,
             up,
+            flat_at_end,
             near: SectorBox::of(level, sector),
         })
     }
@@ -109,6 +147,7 @@ impl Floor {
             dest,
             speed,
             up: true,
+            flat_at_end: None,
             near: SectorBox::of(level, sector),
         }
     }
@@ -123,7 +162,13 @@ impl Floor {
             self.dest,
             self.up,
         );
-        // Blocked: a body has no room; try again next tick.
-        step != Step::Arrived
+        if step != Step::Arrived {
+            // Blocked: a body has no room; try again next tick.
+            return true;
+        }
+        if let Some(flat) = self.flat_at_end {
+            stage.set_floor_flat(self.sector, flat);
+        }
+        false
     }
 }

@@ -266,6 +266,11 @@ impl World {
                     h.i32(f.dest.to_bits());
                     h.i32(f.speed.to_bits());
                     h.u32(u32::from(f.up));
+                    // Only a floor that changes its flat hashes it, so
+                    // that other floors hash as they did before.
+                    if let Some(flat) = f.flat_at_end {
+                        h.u32(10 << 16 | u32::from(flat));
+                    }
                 }
             }
         }
@@ -367,7 +372,7 @@ impl World {
                     return Outcome::Acted;
                 }
                 Some(_) => return Outcome::Nothing,
-                None => return self.start(&map, sector, special.action),
+                None => return self.start(&map, sector, special),
             }
         }
         if special.tag == 0 {
@@ -383,7 +388,7 @@ impl World {
         for i in 0..map.sector_count() {
             let sector = SectorId(i as u16);
             if map.map().sector(i).tag == special.tag
-                && self.start(&map, sector, special.action) == Outcome::Acted
+                && self.start(&map, sector, special) == Outcome::Acted
             {
                 outcome = Outcome::Acted;
             }
@@ -391,13 +396,21 @@ impl World {
         outcome
     }
 
-    /// Starts the mover `action` names on `sector`, unless one is at work
-    /// there already.
-    fn start(&mut self, map: &Level<'_>, sector: SectorId, action: u8) -> Outcome {
+    /// Starts the mover `special`'s action names on `sector`, unless one
+    /// is at work there already.
+    fn start(&mut self, map: &Level<'_>, sector: SectorId, special: &WallSpecialRecord) -> Outcome {
+        let action = special.action;
         if sector.0 as usize >= self.sectors.len() || self.is_busy(sector) {
             return Outcome::Nothing;
         }
         let live = map.with_state(&self.sectors);
+        // The flat a platform takes as it starts: its wall's front sector's.
+        let front_flat = (wall_action::changes_flat(action)
+            && action & !wall_action::BACK_SECTOR != wall_action::FLOOR_LOWER_TO_LOWEST_CHANGE)
+            .then(|| {
+                live.sector(live.wall(WallId(special.wall)).front)
+                    .floor_texture
+            });
         let mover = if wall_action::is_door(action) {
             Door::new(&live, sector, action).map(Mover::Door)
         } else if wall_action::is_floor(action) {
@@ -410,10 +423,14 @@ impl World {
         let Some(mover) = mover else {
             return Outcome::Nothing;
         };
-        match self.movers.push(mover) {
-            Ok(()) => Outcome::Acted,
-            Err(_) => Outcome::Nothing,
+        if self.movers.push(mover).is_err() {
+            return Outcome::Nothing;
         }
+        if let (Some(flat), Some(state)) = (front_flat, self.sectors.get_mut(usize::from(sector.0)))
+        {
+            state.floor_texture = flat;
+        }
+        Outcome::Acted
     }
 
     /// Stops the perpetual movers (crushers for

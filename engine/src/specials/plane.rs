@@ -94,6 +94,13 @@ impl Stage<'_, '_> {
         }
     }
 
+    /// Gives `sector`'s floor the flat `flat`.
+    pub(crate) fn set_floor_flat(&mut self, sector: SectorId, flat: u16) {
+        if let Some(s) = self.sectors.get_mut(sector.0 as usize) {
+            s.floor_texture = flat;
+        }
+    }
+
     /// Puts every body over `sector` where the planes now say (DOOM's
     /// `P_ChangeSector`). False if one of them does not fit.
     fn change_sector(&mut self, sector: SectorId, near: &SectorBox) -> bool {

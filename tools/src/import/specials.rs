@@ -166,11 +166,11 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
 /// the tagged doors, lifts and floors set off by walking (W1, WR) or a
 /// switch (S1, SR), and the locked doors (manual DR 26-28 and D1 32-34,
 /// switched 99 and 133-137: their [`trigger`] lock names the key). The
-/// gun-triggered ones,
-/// the floors and platforms that change texture (37, 59, 84, 14, 15, 20,
-/// 22, 66-68, 95), the donut (9), 40's floor half and Boom's generalised
-/// and Hexen's specials are not read yet. The ceilings, crushers,
-/// perpetual platforms and stairs are.
+/// floors and platforms that change their flat (37 and 84, 59 and 93,
+/// 14, 15, 20, 22, 66-68 and 95), ceilings, crushers, perpetual platforms
+/// and stairs are read too. The gun-triggered ones, the donut (9), 40's
+/// floor half and Boom's generalised and Hexen's specials are not read
+/// yet.
 pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
     if set != SpecialSet::Doom {
@@ -280,6 +280,21 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         94 => (FLOOR_RAISE_CRUSH, trigger::WALK | again),
         55 => (FLOOR_RAISE_CRUSH, trigger::USE | once),
         65 => (FLOOR_RAISE_CRUSH, trigger::USE | again),
+        // Floors and platforms that change their flat (p_floor.c's
+        // lowerAndChange and raiseFloor24AndChange, p_plats.c's
+        // raiseToNearestAndChange and raiseAndChange).
+        37 => (FLOOR_LOWER_TO_LOWEST_CHANGE, trigger::WALK | once),
+        84 => (FLOOR_LOWER_TO_LOWEST_CHANGE, trigger::WALK | again),
+        59 => (FLOOR_RAISE_24_CHANGE, trigger::WALK | once),
+        93 => (FLOOR_RAISE_24_CHANGE, trigger::WALK | again),
+        22 => (PLAT_RAISE_TO_NEXT_CHANGE, trigger::WALK | once),
+        95 => (PLAT_RAISE_TO_NEXT_CHANGE, trigger::WALK | again),
+        20 => (PLAT_RAISE_TO_NEXT_CHANGE, trigger::USE | once),
+        68 => (PLAT_RAISE_TO_NEXT_CHANGE, trigger::USE | again),
+        15 => (PLAT_RAISE_24_CHANGE, trigger::USE | once),
+        66 => (PLAT_RAISE_24_CHANGE, trigger::USE | again),
+        14 => (PLAT_RAISE_32_CHANGE, trigger::USE | once),
+        67 => (PLAT_RAISE_32_CHANGE, trigger::USE | again),
         // Ceilings and crushers (p_ceilng.c). 40 also lowers the floor in
         // DOOM: only its ceiling moves here.
         40 => (CEILING_RAISE_TO_HIGHEST, trigger::WALK | once),

@@ -274,7 +274,7 @@ pub const KEYWORDS: [&str; 19] = [
 ];
 
 /// The floor kinds of `floor V1 V2 KIND`, by DOOM's floor specials.
-pub const FLOOR_KINDS: [(&str, u8); 9] = [
+pub const FLOOR_KINDS: [(&str, u8); 14] = [
     ("lower", wall_action::FLOOR_LOWER),
     ("lower_to_lowest", wall_action::FLOOR_LOWER_TO_LOWEST),
     ("lower_fast", wall_action::FLOOR_LOWER_FAST),
@@ -284,6 +284,17 @@ pub const FLOOR_KINDS: [(&str, u8); 9] = [
     ("raise_to_next_fast", wall_action::FLOOR_RAISE_TO_NEXT_FAST),
     ("raise_24", wall_action::FLOOR_RAISE_24),
     ("raise_512", wall_action::FLOOR_RAISE_512),
+    (
+        "lower_to_lowest_change",
+        wall_action::FLOOR_LOWER_TO_LOWEST_CHANGE,
+    ),
+    ("raise_24_change", wall_action::FLOOR_RAISE_24_CHANGE),
+    (
+        "plat_raise_to_next_change",
+        wall_action::PLAT_RAISE_TO_NEXT_CHANGE,
+    ),
+    ("plat_raise_24_change", wall_action::PLAT_RAISE_24_CHANGE),
+    ("plat_raise_32_change", wall_action::PLAT_RAISE_32_CHANGE),
 ];
 
 /// The ceiling kinds of `ceiling V1 V2 KIND`, by DOOM's ceiling specials.
