@@ -149,3 +149,68 @@ fn an_unknown_effect_is_a_compile_error() {
     assert!(text.contains("unknown sector effect `disco`"), "{text}");
     assert!(text.contains("`flicker`"), "{text}");
 }
+
+/// A hall (light 96) between two rooms tagged 1, `low` (light 200) and
+/// `high` (light 40), and past `high` a bright room (250). The wall
+/// between hall and `low` carries `lights a b KIND tag 1`.
+fn switched(kind: &str) -> Vec<u8> {
+    let src = format!(
+        "vertex a 0 0\nvertex b 512 0\nvertex c 512 256\nvertex d 0 256\n\
+         vertex e 512 -256\nvertex f 0 -256\nvertex g 512 512\nvertex h 0 512\n\
+         vertex i 512 768\nvertex j 0 768\n\
+         sector hall floor 0 ceiling 128 light 96\n\
+         sector low floor 0 ceiling 128 light 200 tag 1\n\
+         sector high floor 0 ceiling 128 light 40 tag 1\n\
+         sector bright floor 0 ceiling 128 light 250\n\
+         loop hall a b c d a\nloop low f e b a f\nloop high d c g h d\nloop bright h g i j h\n\
+         lights a b {kind} tag 1\n\
+         player 64 128 0\n"
+    );
+    tools::text::compile_source(&src, "switched.map")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .bytes
+}
+
+#[test]
+fn light_switches_set_the_tagged_sectors_as_dooms_do() {
+    let (hall, low, high, bright) = (SectorId(0), SectorId(1), SectorId(2), SectorId(3));
+    // (kind, low's light, high's light)
+    let cases = [
+        ("full", 255, 255),
+        ("dim", 35, 35),
+        // DOOM finds the brightest neighbour for the first tagged sector
+        // (the hall's 96) and gives every later one the same, though
+        // `high` has a brighter neighbour.
+        ("brightest", 96, 96),
+        // Each its own darkest of itself and its neighbours.
+        ("darkest", 96, 40),
+    ];
+    for (kind, want_low, want_high) in cases {
+        let bytes = switched(kind);
+        let mut game = game_on(&bytes);
+        let before = game.player().world;
+        assert_eq!(game.level().sector(low).light, 200);
+        assert!(game.set_off(0), "{kind}");
+        let light = |s| game.level().sector(s).light;
+        assert_eq!((light(low), light(high)), (want_low, want_high), "{kind}");
+        assert_eq!((light(hall), light(bright)), (96, 250), "{kind}: untagged");
+        assert_ne!(game.player().world, before, "{kind}: in the world hash");
+        game.tick(Input::IDLE);
+        assert_eq!(game.level().sector(low).light, want_low, "{kind}: it stays");
+    }
+    // Once only: spent after the first.
+    let bytes = switched("full once");
+    let mut game = game_on(&bytes);
+    assert!(game.set_off(0));
+    assert!(!game.set_off(0));
+}
+
+#[test]
+fn an_unknown_light_switch_kind_is_a_compile_error() {
+    let src = "vertex a 0 0\nlights a a disco tag 1\n";
+    let e = tools::text::compile_source(src, "l.map")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("unknown lights kind `disco`"), "{e}");
+    assert!(e.contains("`brightest`, `full`, `dim`, `darkest`"), "{e}");
+}

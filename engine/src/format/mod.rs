@@ -596,6 +596,18 @@ pub mod wall_action {
     pub const PLAT_RAISE_24_CHANGE: u8 = 35;
     /// [`PLAT_RAISE_24_CHANGE`] by 32 units.
     pub const PLAT_RAISE_32_CHANGE: u8 = 36;
+    /// The tagged sectors' light goes to the brightest of their
+    /// neighbours', at once (DOOM's `EV_LightTurnOn` with 0: the level
+    /// found for the first tagged sector with a lit neighbour is used for
+    /// the rest, as DOOM's does).
+    pub const LIGHT_BRIGHTEST_AROUND: u8 = 37;
+    /// The tagged sectors' light goes to 255 (`EV_LightTurnOn` with 255).
+    pub const LIGHT_FULL: u8 = 38;
+    /// The tagged sectors' light goes to 35 (`EV_LightTurnOn` with 35).
+    pub const LIGHT_DIM: u8 = 39;
+    /// Each tagged sector's light goes to the darkest of its own and its
+    /// neighbours' (`EV_TurnTagLightsOff`).
+    pub const LIGHT_DARKEST_AROUND: u8 = 40;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -660,9 +672,14 @@ pub mod wall_action {
             || is_stairs(a)
     }
 
+    /// Whether `a` sets the tagged sectors' light.
+    pub const fn is_light(a: u8) -> bool {
+        matches!(a, LIGHT_BRIGHTEST_AROUND..=LIGHT_DARKEST_AROUND)
+    }
+
     /// Whether `a` is an action this engine knows.
     pub const fn is_known(a: u8) -> bool {
-        matches!(a, EXIT | SECRET_EXIT | TELEPORT) || is_mover(a)
+        matches!(a, EXIT | SECRET_EXIT | TELEPORT) || is_mover(a) || is_light(a)
     }
 }
 

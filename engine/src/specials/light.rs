@@ -74,6 +74,46 @@ impl Random {
     }
 }
 
+/// Sets the light of the sectors tagged `tag` as light action `action`
+/// says ([`wall_action::is_light`](crate::format::wall_action::is_light)),
+/// at once. False if no sector has the tag.
+pub(crate) fn set_tagged(
+    map: &Level<'_>,
+    sectors: &mut [SectorState],
+    tag: u16,
+    action: u8,
+) -> bool {
+    use crate::format::wall_action::*;
+    // DOOM's EV_LightTurnOn(line, 0) looks for the brightest neighbour
+    // only while its level is still 0: later sectors take the first's.
+    let mut bright = match action {
+        LIGHT_FULL => 255,
+        LIGHT_DIM => 35,
+        _ => 0,
+    };
+    let mut any = false;
+    for i in 0..map.sector_count().min(sectors.len()) {
+        if map.map().sector(i).tag != tag {
+            continue;
+        }
+        any = true;
+        let id = SectorId(i as u16);
+        let live = map.with_state(sectors);
+        let level = match action {
+            LIGHT_DARKEST_AROUND => darkest_around(&live, id, live.sector(id).light),
+            LIGHT_BRIGHTEST_AROUND if bright == 0 => {
+                bright = neighbours(&live, id).map(|s| s.light).fold(0, u8::max);
+                bright
+            }
+            _ => bright,
+        };
+        if let Some(s) = sectors.get_mut(i) {
+            s.light = level;
+        }
+    }
+    any
+}
+
 /// The darkest light of the sectors next to `sector`, or `max` if none is
 /// darker (DOOM's `P_FindMinSurroundingLight`).
 fn darkest_around(level: &Level<'_>, sector: SectorId, max: u8) -> u8 {

@@ -356,6 +356,16 @@ impl World {
             }
             _ => {}
         }
+        if wall_action::is_light(special.action) {
+            let map = level.as_built();
+            return if special.tag != 0
+                && light::set_tagged(&map, &mut self.sectors, special.tag, special.action)
+            {
+                Outcome::Acted
+            } else {
+                Outcome::Nothing
+            };
+        }
         if !wall_action::is_mover(special.action) {
             // The loader refuses actions it does not know.
             return Outcome::Nothing;

@@ -72,8 +72,9 @@ pub struct ImportOptions {
     pub open_doors: bool,
     /// Compile lifts that leave no room to stand lowered.
     pub lower_lifts: bool,
-    /// Write the doors and lifts the engine moves ([`specials::mover`])
-    /// and the teleporters ([`specials::teleport`]) as wall specials, with
+    /// Write the doors and lifts the engine moves ([`specials::mover`]),
+    /// the teleporters ([`specials::teleport`]) and the light switches
+    /// ([`specials::light`]) as wall specials, with
     /// the sectors' tags, and leave the sectors
     /// they move as the map has them (shut, up): the game opens and
     /// lowers them (the locked doors for a player holding their key).
@@ -430,6 +431,7 @@ pub fn import(
             }
             let (action, trigger) = specials::mover(level.specials, l.special)
                 .or_else(|| specials::teleport(level.specials, l.special))
+                .or_else(|| specials::light(level.specials, l.special))
                 .filter(|_| opts.movers)?;
             let tag = u16::try_from(l.tag).unwrap_or(0);
             // A tagged special without a tag moves nothing; a manual one

@@ -352,6 +352,31 @@ pub fn sector_effect(set: SpecialSet, special: i32) -> u16 {
     }
 }
 
+/// The light switch a line special is, as the compiled map's
+/// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's lights to the brightest
+/// neighbour (W1 12, WR 80), to 255 (W1 13, WR 81, SR 138), to 35 (W1
+/// 35, WR 79, SR 139) and to the darkest neighbour (W1 104). The strobe
+/// it can start (17) is not read.
+pub fn light(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
+    use wall_action::*;
+    if set != SpecialSet::Doom {
+        return None;
+    }
+    let (once, again) = (0, trigger::REPEAT);
+    Some(match special {
+        12 => (LIGHT_BRIGHTEST_AROUND, trigger::WALK | once),
+        80 => (LIGHT_BRIGHTEST_AROUND, trigger::WALK | again),
+        13 => (LIGHT_FULL, trigger::WALK | once),
+        81 => (LIGHT_FULL, trigger::WALK | again),
+        138 => (LIGHT_FULL, trigger::USE | again),
+        35 => (LIGHT_DIM, trigger::WALK | once),
+        79 => (LIGHT_DIM, trigger::WALK | again),
+        139 => (LIGHT_DIM, trigger::USE | again),
+        104 => (LIGHT_DARKEST_AROUND, trigger::WALK | once),
+        _ => return None,
+    })
+}
+
 /// The teleporter a line special is, as the compiled map's
 /// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's W1 and WR teleports (39,
 /// 97), to the destination in the tagged sector. The monster-only ones

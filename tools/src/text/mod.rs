@@ -85,9 +85,10 @@ mod parse;
 
 pub use lower::WAD_DIRS;
 
-/// The name `tools dump --json` gives a floor, ceiling or stairs action:
-/// the text format's statement and kind (`floor_lower`,
-/// `ceiling_crusher`, `stairs_fast`), or `None` for another action.
+/// The name `tools dump --json` gives a floor, ceiling, stairs or lights
+/// action: the text format's statement and kind (`floor_lower`,
+/// `ceiling_crusher`, `stairs_fast`, `lights_full`), or `None` for
+/// another action.
 pub fn mover_action_name(action: u8) -> Option<String> {
     let find = |kinds: &[(&'static str, u8)]| kinds.iter().find(|k| k.1 == action).map(|k| k.0);
     if let Some(k) = find(&parse::FLOOR_KINDS) {
@@ -98,6 +99,9 @@ pub fn mover_action_name(action: u8) -> Option<String> {
     }
     if let Some(k) = find(&parse::STAIRS_KINDS) {
         return Some(format!("stairs_{k}"));
+    }
+    if let Some(k) = find(&parse::LIGHT_KINDS) {
+        return Some(format!("lights_{k}"));
     }
     match action {
         engine::format::wall_action::STAIRS_8 => Some("stairs".into()),

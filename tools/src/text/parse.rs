@@ -251,7 +251,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 19] = [
+pub const KEYWORDS: [&str; 20] = [
     "title",
     "vertex",
     "sector",
@@ -265,6 +265,7 @@ pub const KEYWORDS: [&str; 19] = [
     "floor",
     "ceiling",
     "stairs",
+    "lights",
     "teleport",
     "destination",
     "key",
@@ -305,6 +306,16 @@ pub const CEILING_KINDS: [(&str, u8); 6] = [
     ("crusher", wall_action::CEILING_CRUSHER),
     ("crusher_fast", wall_action::CEILING_CRUSHER_FAST),
     ("stop", wall_action::CEILING_CRUSHER_STOP),
+];
+
+/// The kinds of `lights V1 V2 KIND`, by DOOM's light specials: the tagged
+/// sectors' light goes to their brightest neighbour's, 255, 35, or their
+/// darkest neighbour's.
+pub const LIGHT_KINDS: [(&str, u8); 4] = [
+    ("brightest", wall_action::LIGHT_BRIGHTEST_AROUND),
+    ("full", wall_action::LIGHT_FULL),
+    ("dim", wall_action::LIGHT_DIM),
+    ("darkest", wall_action::LIGHT_DARKEST_AROUND),
 ];
 
 /// The kinds of `stairs V1 V2 [fast]`: 8-unit steps, slowly, or 16, fast.
@@ -432,7 +443,7 @@ pub fn parse_line<'a>(
         }
         "door" | "lift" => p.door(stmt_span)?,
         "teleport" => p.teleport(stmt_span)?,
-        "floor" | "ceiling" | "stairs" => p.tagged_mover(stmt_span)?,
+        "floor" | "ceiling" | "stairs" | "lights" => p.tagged_mover(stmt_span)?,
         "textures" => {
             let file = p.file("WAD file")?;
             Stmt::Textures {
@@ -575,6 +586,7 @@ impl<'a> Parser<'_, 'a> {
             "floor" => "floor V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "stairs" => "stairs V1 V2 [fast] tag N [walk] [once] [key COLOUR]",
+            "lights" => "lights V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "key" => "key blue|yellow|red X Y [skull]",
             "scroll" => "scroll V1 V2 [left|right]",
             "teleport" => "teleport V1 V2 tag N [once]",
@@ -878,13 +890,16 @@ impl<'a> Parser<'_, 'a> {
     }
 
     /// `floor V1 V2 KIND tag N [walk] [once]`, `ceiling V1 V2 KIND tag N
-    /// [walk] [once]` or `stairs V1 V2 [fast] tag N [walk] [once]`: the
-    /// wall moves the tagged sectors as DOOM's floor, ceiling and stair
-    /// specials do ([`FLOOR_KINDS`], [`CEILING_KINDS`], [`STAIRS_KINDS`]);
-    /// used unless `walk`, again and again unless `once`.
+    /// [walk] [once]`, `stairs V1 V2 [fast] tag N [walk] [once]` or
+    /// `lights V1 V2 KIND tag N [walk] [once]`: the wall moves (or
+    /// lights) the tagged sectors as DOOM's floor, ceiling, stair and
+    /// light specials do ([`FLOOR_KINDS`], [`CEILING_KINDS`],
+    /// [`STAIRS_KINDS`], [`LIGHT_KINDS`]); used unless `walk`, again and
+    /// again unless `once`.
     fn tagged_mover(&mut self, span: Span) -> Result<Stmt<'a>, ParseError> {
         let (kinds, default): (&[(&str, u8)], Option<u8>) = match self.keyword {
             "ceiling" => (&CEILING_KINDS, None),
+            "lights" => (&LIGHT_KINDS, None),
             "stairs" => (&STAIRS_KINDS, Some(wall_action::STAIRS_8)),
             _ => (&FLOOR_KINDS, None),
         };

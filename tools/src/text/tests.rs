@@ -351,6 +351,8 @@ fn garbage_never_panics() {
         "floor",
         "ceiling",
         "light",
+        "lights",
+        "full",
         "floor_color",
         "ceiling_color",
         "wall_color",
