@@ -2,6 +2,7 @@
 //! speeds, carrying the player, and never closing onto a head.
 
 use engine::collide::height_clip::span_under;
+use engine::format::wall_action;
 use engine::game::{Game, Input};
 use engine::math::{Angle, Fx, Vec2};
 use engine::world::{Level, SectorId};
@@ -183,4 +184,124 @@ fn the_world_hash_follows_the_movers() {
     a.tick(Input::IDLE);
     // One tick apart: different.
     assert_ne!(a.player().world, b.player().world);
+}
+
+/// [`MAP`] with its first door and its lift made Boom's generalised
+/// kinds, with speeds and waits of their own.
+fn boom_compiled(door: &str, lift: &str) -> Vec<u8> {
+    let src = MAP
+        .replace("door c b\n", &format!("door c b {door}\n"))
+        .replace(
+            "lift a b tag 7 walk\n",
+            &format!("lift a b tag 7 walk {lift}\n"),
+        );
+    tools::text::compile_source(&src, "boom.map")
+        .unwrap_or_else(|e| panic!("{e}"))
+        .bytes
+}
+
+/// The index of the first wall special whose action `is`.
+fn special_where(game: &Game<'_>, is: fn(u8) -> bool) -> usize {
+    let m = *game.level().map();
+    (0..m.wall_special_count())
+        .find(|&k| is(m.wall_special_at(k).action))
+        .expect("a special of that kind")
+}
+
+/// The ticks a sector's plane spends at each height, in runs, from the
+/// special set off until it is still (or `limit` ticks).
+fn plane_runs(
+    game: &mut Game<'_>,
+    sector: SectorId,
+    ceiling: bool,
+    limit: usize,
+) -> Vec<(Fx, usize)> {
+    let mut out: Vec<(Fx, usize)> = Vec::new();
+    for _ in 0..limit {
+        game.tick(Input::IDLE);
+        let s = game.level().sector(sector);
+        let h = if ceiling { s.ceiling } else { s.floor };
+        match out.last_mut() {
+            Some((v, n)) if *v == h => *n += 1,
+            _ => out.push((h, 1)),
+        }
+        if !game.world().is_busy(sector) {
+            break;
+        }
+    }
+    out
+}
+
+#[test]
+fn boom_doors_and_lifts_keep_their_own_speed_and_wait() {
+    let bytes = boom_compiled("speed 8 wait 300", "speed 16 wait 35");
+    let mut game = facing_the_door(&bytes);
+    let door = sector_named(&game, (264, 64));
+    assert!(game.set_off(special_where(&game, wall_action::is_boom_door)));
+    let runs = plane_runs(&mut game, door, true, 1000);
+    // Up 8 a tick to 124 (4 below the lowest ceiling around) ...
+    assert_eq!(runs[0], (Fx::from_num(8), 1));
+    let top = runs.iter().position(|r| r.0 == Fx::from_num(124)).unwrap();
+    assert_eq!(top, 15, "{runs:?}");
+    // ... where it waits 300 ticks (the tick it arrived counts too) and
+    // comes down 8 a tick.
+    assert_eq!(runs[top].1, 301, "{runs:?}");
+    assert_eq!(runs[top + 1].0, Fx::from_num(116));
+    assert_eq!(runs.last(), Some(&(Fx::ZERO, 1)));
+    assert_eq!(runs.len(), 1 + 15 + 16, "{runs:?}");
+
+    let lift = sector_named(&game, (128, -64));
+    assert!(game.set_off(special_where(&game, wall_action::is_lift)));
+    let runs = plane_runs(&mut game, lift, false, 1000);
+    // Down 16 a tick to the pit's -64, 35 ticks there, back up.
+    assert_eq!(runs[0].0, Fx::from_num(-16));
+    assert_eq!(runs[3], (Fx::from_num(-64), 36), "{runs:?}");
+    assert_eq!(runs[4].0, Fx::from_num(-48));
+    assert_eq!(runs.last(), Some(&(Fx::ZERO, 1)));
+}
+
+#[test]
+fn a_boom_manual_door_is_not_turned_round_by_using_it_again() {
+    let bytes = boom_compiled("speed 2", "");
+    let mut game = facing_the_door(&bytes);
+    let door = sector_named(&game, (264, 64));
+    let k = special_where(&game, wall_action::is_boom_door);
+    assert!(game.set_off(k));
+    run(&mut game, 10, Input::IDLE);
+    let before = game.world().movers().to_vec();
+    assert!(!game.set_off(k), "busy: left as it is");
+    assert_eq!(game.world().movers(), &before[..]);
+    // DOOM's own manual door turns round.
+    let bytes = compiled();
+    let mut game = facing_the_door(&bytes);
+    let manual = |a: u8| wall_action::is_door(a) && a & wall_action::BACK_SECTOR != 0;
+    let k = special_where(&game, manual);
+    let wall = game.level().map().wall_special_at(k).wall;
+    assert!(game.set_off(k));
+    run(&mut game, 10, Input::IDLE);
+    assert!(game.set_off(k));
+    assert!(game.world().is_busy(door), "wall {wall}");
+}
+
+#[test]
+fn speeds_and_waits_outside_booms_are_compile_errors() {
+    for (door, want) in [
+        ("speed 3", "invalid speed `3`: expected 2, 4, 8, 16"),
+        (
+            "wait 100",
+            "invalid wait `100`: expected 35, 150, 300, 1050",
+        ),
+        ("fast speed 8", "`fast` and `speed` together"),
+    ] {
+        let src = MAP.replace("door c b\n", &format!("door c b {door}\n"));
+        let e = tools::text::compile_source(&src, "boom.map")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(want), "{door}: {e}");
+    }
+    let src = MAP.replace("lift a b tag 7 walk\n", "lift a b tag 7 walk wait 150\n");
+    let e = tools::text::compile_source(&src, "boom.map")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("expected 35, 105, 175, 350"), "{e}");
 }

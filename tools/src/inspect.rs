@@ -317,13 +317,18 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 act::LIFT => json!("lift"),
                 act::LIFT_FAST => json!("lift_fast"),
                 act::TELEPORT => json!("teleport"),
+                a @ act::BOOM_DOOR..=act::BOOM_DOOR_LAST => {
+                    let kinds = ["raise", "open", "close_wait_open", "close"];
+                    json!(format!("boom_door_{}", kinds[usize::from((a >> 4) & 3)]))
+                }
+                act::BOOM_LIFT..=act::BOOM_LIFT_LAST => json!("boom_lift"),
                 a => match crate::text::mover_action_name(a) {
                     Some(name) => json!(name),
                     None => json!(a),
                 },
             };
             let on_use = s.trigger & engine::format::trigger::USE != 0;
-            json!({
+            let mut out = json!({
                 "wall": s.wall,
                 "action": action,
                 "trigger": if on_use { "use" } else { "walk" },
@@ -332,7 +337,21 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 "back_sector": s.action & act::BACK_SECTOR != 0,
                 "key": engine::specials::KeyColour::of_lock(engine::format::trigger::lock(s.trigger))
                     .map(|c| c.name()),
-            })
+            });
+            // Boom's generalised doors and lifts carry their speed (units
+            // a tick) and wait (ticks).
+            let a = s.action & !act::BACK_SECTOR;
+            let timing = match a {
+                act::BOOM_DOOR..=act::BOOM_DOOR_LAST => Some(engine::specials::door::BOOM_WAITS),
+                act::BOOM_LIFT..=act::BOOM_LIFT_LAST => Some(engine::specials::lift::BOOM_WAITS),
+                _ => None,
+            };
+            if let Some(waits) = timing {
+                let speed = engine::specials::door::BOOM_SPEEDS[usize::from((a >> 2) & 3)];
+                out["speed"] = json!(speed.to_num::<f64>());
+                out["wait"] = json!(waits[usize::from(a & 3)]);
+            }
+            out
         })
         .collect();
     json!({

@@ -608,6 +608,22 @@ pub mod wall_action {
     /// Each tagged sector's light goes to the darkest of its own and its
     /// neighbours' (`EV_TurnTagLightsOff`).
     pub const LIGHT_DARKEST_AROUND: u8 = 40;
+    /// Boom's generalised lifts that go down to the lowest neighbouring
+    /// floor, wait and come back up: `BOOM_LIFT | speed << 2 | delay`,
+    /// speed 0-3 for 2, 4, 8 or 16 units a tick, delay 0-3 for 35, 105,
+    /// 175 or 350 ticks (`p_genlin.c`'s `EV_DoGenLift`, its first target;
+    /// the others are not read).
+    pub const BOOM_LIFT: u8 = 0x30;
+    /// The last [`BOOM_LIFT`] action.
+    pub const BOOM_LIFT_LAST: u8 = 0x3f;
+    /// Boom's generalised doors: `BOOM_DOOR | kind << 4 | speed << 2 |
+    /// delay`, kind 0-3 for open-wait-close, open, close-wait-open and
+    /// close, speed 0-3 for 2, 4, 8 or 16 units a tick, delay 0-3 for 35,
+    /// 150, 300 or 1050 ticks (`EV_DoGenDoor`). With [`BACK_SECTOR`], a
+    /// busy door is left as it is.
+    pub const BOOM_DOOR: u8 = 0x40;
+    /// The last [`BOOM_DOOR`] action.
+    pub const BOOM_DOOR_LAST: u8 = 0x7f;
     /// Set on a door or lift action: it moves the sector behind the
     /// wall, not the tagged ones. Using such a door again while it moves
     /// or waits turns it round, as DOOM's `EV_VerticalDoor` does.
@@ -615,7 +631,15 @@ pub mod wall_action {
 
     /// Whether `a` is a door action (with or without [`BACK_SECTOR`]).
     pub const fn is_door(a: u8) -> bool {
-        matches!(a & !BACK_SECTOR, DOOR_RAISE..=DOOR_FAST_CLOSE)
+        matches!(
+            a & !BACK_SECTOR,
+            DOOR_RAISE..=DOOR_FAST_CLOSE | BOOM_DOOR..=BOOM_DOOR_LAST
+        )
+    }
+
+    /// Whether `a` is one of Boom's generalised doors ([`BOOM_DOOR`]).
+    pub const fn is_boom_door(a: u8) -> bool {
+        matches!(a & !BACK_SECTOR, BOOM_DOOR..=BOOM_DOOR_LAST)
     }
 
     /// Whether `a` is a floor action (with or without [`BACK_SECTOR`]).
@@ -639,7 +663,10 @@ pub mod wall_action {
     /// Whether `a` is a lift action that goes down, waits and comes back
     /// up (with or without [`BACK_SECTOR`]).
     pub const fn is_lift(a: u8) -> bool {
-        matches!(a & !BACK_SECTOR, LIFT | LIFT_FAST)
+        matches!(
+            a & !BACK_SECTOR,
+            LIFT | LIFT_FAST | BOOM_LIFT..=BOOM_LIFT_LAST
+        )
     }
 
     /// Whether `a` is a ceiling action that starts a mover.

@@ -17,6 +17,12 @@ pub const LONG_WAIT: u16 = 35 * 30;
 /// An open door's ceiling stops this far below the lowest neighbouring
 /// ceiling.
 pub const LIP: Fx = Fx::lit("4");
+/// Boom's generalised speeds, units a tick, by the speed field of
+/// [`wall_action::BOOM_DOOR`] and [`wall_action::BOOM_LIFT`] (slow,
+/// normal, fast, turbo).
+pub const BOOM_SPEEDS: [Fx; 4] = [Fx::lit("2"), Fx::lit("4"), Fx::lit("8"), Fx::lit("16")];
+/// Boom's generalised door delays, ticks, by the delay field.
+pub const BOOM_WAITS: [u16; 4] = [35, WAIT, 2 * WAIT, 7 * WAIT];
 
 /// What a door does in its life.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -29,6 +35,17 @@ pub enum DoorKind {
     Close,
     /// Closes, waits, opens.
     CloseWaitOpen,
+}
+
+impl DoorKind {
+    /// How long DOOM's doors of this kind wait: [`LONG_WAIT`] shut for
+    /// [`DoorKind::CloseWaitOpen`], else [`WAIT`] open.
+    pub const fn dooms_wait(self) -> u16 {
+        match self {
+            DoorKind::CloseWaitOpen => LONG_WAIT,
+            _ => WAIT,
+        }
+    }
 }
 
 /// Which way a door is going.
@@ -57,6 +74,9 @@ pub struct Door {
     pub speed: Fx,
     /// Ticks left to wait.
     pub countdown: u16,
+    /// Ticks it waits, open ([`WAIT`]) or, closing to open again, shut
+    /// ([`LONG_WAIT`]); Boom's doors say their own.
+    pub wait: u16,
     pub(crate) near: SectorBox,
 }
 
@@ -74,14 +94,25 @@ impl Door {
     /// `sector`, of the level as it is now. `None` for an action that is
     /// not a door's.
     pub(crate) fn new(level: &Level<'_>, sector: SectorId, action: u8) -> Option<Door> {
-        let (kind, fast) = match action & !wall_action::BACK_SECTOR {
-            wall_action::DOOR_RAISE => (DoorKind::Raise, false),
-            wall_action::DOOR_OPEN => (DoorKind::Open, false),
-            wall_action::DOOR_CLOSE => (DoorKind::Close, false),
-            wall_action::DOOR_CLOSE_WAIT_OPEN => (DoorKind::CloseWaitOpen, false),
-            wall_action::DOOR_FAST_RAISE => (DoorKind::Raise, true),
-            wall_action::DOOR_FAST_OPEN => (DoorKind::Open, true),
-            wall_action::DOOR_FAST_CLOSE => (DoorKind::Close, true),
+        let a = action & !wall_action::BACK_SECTOR;
+        let (kind, speed, wait) = match a {
+            wall_action::DOOR_RAISE => (DoorKind::Raise, SPEED, WAIT),
+            wall_action::DOOR_OPEN => (DoorKind::Open, SPEED, WAIT),
+            wall_action::DOOR_CLOSE => (DoorKind::Close, SPEED, WAIT),
+            wall_action::DOOR_CLOSE_WAIT_OPEN => (DoorKind::CloseWaitOpen, SPEED, LONG_WAIT),
+            wall_action::DOOR_FAST_RAISE => (DoorKind::Raise, FAST_SPEED, WAIT),
+            wall_action::DOOR_FAST_OPEN => (DoorKind::Open, FAST_SPEED, WAIT),
+            wall_action::DOOR_FAST_CLOSE => (DoorKind::Close, FAST_SPEED, WAIT),
+            wall_action::BOOM_DOOR..=wall_action::BOOM_DOOR_LAST => {
+                let field = |shift: u8| usize::from((a >> shift) & 3);
+                let kind = [
+                    DoorKind::Raise,
+                    DoorKind::Open,
+                    DoorKind::CloseWaitOpen,
+                    DoorKind::Close,
+                ][field(4)];
+                (kind, BOOM_SPEEDS[field(2)], BOOM_WAITS[field(0)])
+            }
             _ => return None,
         };
         let here = level.sector(sector);
@@ -102,8 +133,9 @@ impl Door {
             motion,
             // A door never opens below its own floor.
             top: top.max(here.floor),
-            speed: if fast { FAST_SPEED } else { SPEED },
+            speed,
             countdown: 0,
+            wait,
             near: SectorBox::of(level, sector),
         })
     }
@@ -150,7 +182,7 @@ impl Door {
                 match (step, self.kind) {
                     (Step::Arrived, DoorKind::CloseWaitOpen) => {
                         self.motion = Motion::Waiting;
-                        self.countdown = LONG_WAIT;
+                        self.countdown = self.wait;
                         true
                     }
                     (Step::Arrived, _) => false,
@@ -176,7 +208,7 @@ impl Door {
                 match (step, self.kind) {
                     (Step::Arrived, DoorKind::Raise) => {
                         self.motion = Motion::Waiting;
-                        self.countdown = WAIT;
+                        self.countdown = self.wait;
                         true
                     }
                     (Step::Arrived, _) => false,

@@ -16,6 +16,9 @@ pub const FAST_SPEED: Fx = Fx::lit("8");
 pub const PERPETUAL_SPEED: Fx = Fx::lit("1");
 /// Ticks a lift waits at the bottom (DOOM's `PLATWAIT` seconds).
 pub const WAIT: u16 = 35 * 3;
+/// Boom's generalised lift delays, ticks, by the delay field of
+/// [`wall_action::BOOM_LIFT`] (its speeds are [`super::door::BOOM_SPEEDS`]).
+pub const BOOM_WAITS: [u16; 4] = [35, WAIT, 35 * 5, 35 * 10];
 
 /// Which way a lift is going.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -45,6 +48,8 @@ pub struct Lift {
     pub speed: Fx,
     /// Ticks left to wait.
     pub countdown: u16,
+    /// Ticks it waits at each end ([`WAIT`]; Boom's lifts say their own).
+    pub wait: u16,
     /// A perpetual platform: down and up for ever, until stopped.
     pub perpetual: bool,
     pub(crate) near: SectorBox,
@@ -70,10 +75,16 @@ impl Lift {
         random: &mut Random,
     ) -> Option<Lift> {
         let floor = level.sector(sector).floor;
-        let (speed, perpetual) = match action & !wall_action::BACK_SECTOR {
-            wall_action::LIFT => (SPEED, false),
-            wall_action::LIFT_FAST => (FAST_SPEED, false),
-            wall_action::LIFT_PERPETUAL => (PERPETUAL_SPEED, true),
+        let a = action & !wall_action::BACK_SECTOR;
+        let (speed, wait, perpetual) = match a {
+            wall_action::LIFT => (SPEED, WAIT, false),
+            wall_action::LIFT_FAST => (FAST_SPEED, WAIT, false),
+            wall_action::LIFT_PERPETUAL => (PERPETUAL_SPEED, WAIT, true),
+            wall_action::BOOM_LIFT..=wall_action::BOOM_LIFT_LAST => (
+                super::door::BOOM_SPEEDS[usize::from((a >> 2) & 3)],
+                BOOM_WAITS[usize::from(a & 3)],
+                false,
+            ),
             _ => return None,
         };
         let (high, motion) = if perpetual {
@@ -97,6 +108,7 @@ impl Lift {
             high,
             speed,
             countdown: 0,
+            wait,
             perpetual,
             near: SectorBox::of(level, sector),
         })
@@ -116,7 +128,7 @@ impl Lift {
                 );
                 if step == Step::Arrived {
                     self.motion = LiftMotion::Waiting;
-                    self.countdown = WAIT;
+                    self.countdown = self.wait;
                 }
                 true
             }
@@ -146,7 +158,7 @@ impl Lift {
                 match step {
                     Step::Arrived if self.perpetual => {
                         self.motion = LiftMotion::WaitingTop;
-                        self.countdown = WAIT;
+                        self.countdown = self.wait;
                         true
                     }
                     Step::Arrived => false,

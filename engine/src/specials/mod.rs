@@ -243,6 +243,11 @@ impl World {
                     h.u32(d.kind as u32 | (d.motion as u32) << 8 | u32::from(d.countdown) << 16);
                     h.i32(d.top.to_bits());
                     h.i32(d.speed.to_bits());
+                    // Only a door with a wait of its own (Boom's) hashes
+                    // it: DOOM's hash as they did.
+                    if d.wait != d.kind.dooms_wait() {
+                        h.u32(11 << 16 | u32::from(d.wait));
+                    }
                 }
                 Mover::Lift(l) => {
                     h.u32(2 << 16 | u32::from(l.sector.0));
@@ -250,6 +255,9 @@ impl World {
                     h.i32(l.low.to_bits());
                     h.i32(l.high.to_bits());
                     h.i32(l.speed.to_bits());
+                    if l.wait != lift::WAIT {
+                        h.u32(12 << 16 | u32::from(l.wait));
+                    }
                     if l.perpetual {
                         h.u32(1);
                     }
@@ -377,6 +385,10 @@ impl World {
                 return Outcome::Nothing;
             };
             match self.movers.iter_mut().find(|m| m.sector() == sector) {
+                // Boom's manual doors leave a busy door as it is.
+                Some(Mover::Door(_)) if wall_action::is_boom_door(special.action) => {
+                    return Outcome::Nothing
+                }
                 Some(Mover::Door(d)) => {
                     d.used_again();
                     return Outcome::Acted;

@@ -168,9 +168,9 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
 /// switched 99 and 133-137: their [`trigger`] lock names the key). The
 /// floors and platforms that change their flat (37 and 84, 59 and 93,
 /// 14, 15, 20, 22, 66-68 and 95), ceilings, crushers, perpetual platforms
-/// and stairs are read too. The gun-triggered ones, the donut (9), 40's
-/// floor half and Boom's generalised and Hexen's specials are not read
-/// yet.
+/// and stairs are read too, and Boom's generalised doors and lifts
+/// ([`boom_generalised`]). The gun-triggered ones, the donut (9) and
+/// Hexen's specials are not read yet.
 pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
     if set != SpecialSet::Doom {
@@ -295,8 +295,9 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         66 => (PLAT_RAISE_24_CHANGE, trigger::USE | again),
         14 => (PLAT_RAISE_32_CHANGE, trigger::USE | once),
         67 => (PLAT_RAISE_32_CHANGE, trigger::USE | again),
-        // Ceilings and crushers (p_ceilng.c). 40 also lowers the floor in
-        // DOOM: only its ceiling moves here.
+        // Ceilings and crushers (p_ceilng.c). 40 also tries to lower the
+        // floor, but DOOM's sector is busy with the ceiling by then, so
+        // only the ceiling moves, here too.
         40 => (CEILING_RAISE_TO_HIGHEST, trigger::WALK | once),
         41 => (CEILING_LOWER_TO_FLOOR, trigger::USE | once),
         43 => (CEILING_LOWER_TO_FLOOR, trigger::USE | again),
@@ -319,9 +320,48 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         7 => (STAIRS_8, trigger::USE | once),
         100 => (STAIRS_16_FAST, trigger::WALK | once),
         127 => (STAIRS_16_FAST, trigger::USE | once),
-        _ => return None,
+        _ => return boom_generalised(special),
     };
     Some((action, how))
+}
+
+/// Boom's generalised doors (0x3C00-0x3FFF) and lifts (0x3400-0x37FF),
+/// whose numbers pack their trigger, speed, kind and delay
+/// (`p_genlin.c`), as [`wall_action::BOOM_DOOR`] and
+/// [`wall_action::BOOM_LIFT`]. Gun triggers, the lifts to other targets
+/// than the lowest neighbouring floor, the locked doors and the other
+/// generalised kinds are not read; the monster bit means nothing here.
+fn boom_generalised(special: i32) -> Option<(u8, u8)> {
+    use wall_action::*;
+    let bits = |v: i32, shift: u32| ((v >> shift) & 3) as u8;
+    // Boom's trigger field: W1, WR, S1, SR, G1, GR, D1, DR; D is the
+    // sector behind the line.
+    let trigger_of = |v: i32| -> Option<(u8, u8)> {
+        let repeat = if v & 1 != 0 { trigger::REPEAT } else { 0 };
+        match v & 7 {
+            0 | 1 => Some((trigger::WALK | repeat, 0)),
+            2 | 3 => Some((trigger::USE | repeat, 0)),
+            6 | 7 => Some((trigger::USE | repeat, BACK_SECTOR)),
+            _ => None,
+        }
+    };
+    match special {
+        0x3c00..=0x3fff => {
+            let v = special - 0x3c00;
+            let (how, back) = trigger_of(v)?;
+            let action = BOOM_DOOR | bits(v, 5) << 4 | bits(v, 3) << 2 | bits(v, 8);
+            Some((action | back, how))
+        }
+        0x3400..=0x37ff => {
+            let v = special - 0x3400;
+            if bits(v, 8) != 0 {
+                return None;
+            }
+            let (how, back) = trigger_of(v)?;
+            Some((BOOM_LIFT | bits(v, 3) << 2 | bits(v, 6) | back, how))
+        }
+        _ => None,
+    }
 }
 
 /// What a sector special makes the sector do by itself, as the compiled

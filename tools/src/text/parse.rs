@@ -579,10 +579,13 @@ impl<'a> Parser<'_, 'a> {
             "obstacle" => "obstacle X Y RADIUS",
             "exit" => "exit V1 V2 [secret] [walk]",
             "door" => {
-                "door V1 V2 [raise|open|close|close_wait_open] [fast] [tag N] [walk] [once] \
+                "door V1 V2 [raise|open|close|close_wait_open] [fast|speed S] [wait T] [tag N] \
+                 [walk] [once] [key COLOUR]"
+            }
+            "lift" => {
+                "lift V1 V2 [fast|perpetual|stop|speed S] [wait T] [tag N] [walk] [once] \
                  [key COLOUR]"
             }
-            "lift" => "lift V1 V2 [fast|perpetual|stop] [tag N] [walk] [once] [key COLOUR]",
             "floor" => "floor V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "ceiling" => "ceiling V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "stairs" => "stairs V1 V2 [fast] tag N [walk] [once] [key COLOUR]",
@@ -956,9 +959,17 @@ impl<'a> Parser<'_, 'a> {
         let v1 = self.name("vertex")?;
         let v2 = self.name("vertex")?;
         let (mut kind, mut fast, mut tag, mut walk, mut once) = (None, false, 0, false, false);
-        let mut lock = 0;
+        let (mut lock, mut speed, mut wait) = (0, None, None);
         const WORDS: &str = "`raise`, `open`, `close`, `close_wait_open` (doors), `perpetual`, \
-             `stop` (lifts), `fast`, `tag`, `walk`, `once` or `key`";
+             `stop` (lifts), `fast`, `speed`, `wait`, `tag`, `walk`, `once` or `key`";
+        // Boom's generalised doors and lifts: a speed and a wait of their
+        // own, from these.
+        const SPEEDS: [u16; 4] = [2, 4, 8, 16];
+        let waits: [u16; 4] = if lift {
+            engine::specials::lift::BOOM_WAITS
+        } else {
+            engine::specials::door::BOOM_WAITS
+        };
         while self.pos < self.tokens.len() {
             let t = self.next(WORDS)?;
             match t.text {
@@ -967,6 +978,8 @@ impl<'a> Parser<'_, 'a> {
                 }
                 "perpetual" | "stop" if kind.is_none() && lift => kind = Some(t.text),
                 "fast" if !fast => fast = true,
+                "speed" if speed.is_none() => speed = Some(self.one_of("speed", &SPEEDS)?),
+                "wait" if wait.is_none() => wait = Some(self.one_of("wait", &waits)?),
                 "key" if lock == 0 => lock = self.key_colour()?,
                 "tag" if tag == 0 => tag = self.tag()?,
                 "walk" if !walk => walk = true,
@@ -980,29 +993,63 @@ impl<'a> Parser<'_, 'a> {
                 }
             }
         }
-        let action = match (kind.unwrap_or(if lift { "lift" } else { "raise" }), fast) {
-            ("lift", false) => wall_action::LIFT,
-            ("lift", true) => wall_action::LIFT_FAST,
-            ("perpetual" | "stop", _) if tag == 0 => {
-                return Err(error(span, "a perpetual or stopping lift needs `tag N`")
-                    .help("give the platforms `tag N` and the wall the same tag"))
+        let kind = kind.unwrap_or(if lift { "lift" } else { "raise" });
+        let boom = if speed.is_some() || wait.is_some() {
+            let field = match kind {
+                "raise" => 0,
+                "open" => 1,
+                "close_wait_open" => 2,
+                "close" => 3,
+                "lift" => 0,
+                _ => {
+                    return Err(error(
+                        span,
+                        "a perpetual or stopping lift has no `speed` or `wait`",
+                    )
+                    .help("leave them out"))
+                }
+            };
+            if fast {
+                return Err(error(span, "`fast` and `speed` together").help("give one of them"));
             }
-            ("perpetual", false) => wall_action::LIFT_PERPETUAL,
-            ("stop", false) => wall_action::LIFT_STOP,
-            ("perpetual" | "stop", true) => {
-                return Err(error(span, "a perpetual lift has one speed").help("leave out `fast`"))
-            }
-            ("raise", false) => wall_action::DOOR_RAISE,
-            ("raise", true) => wall_action::DOOR_FAST_RAISE,
-            ("open", false) => wall_action::DOOR_OPEN,
-            ("open", true) => wall_action::DOOR_FAST_OPEN,
-            ("close", false) => wall_action::DOOR_CLOSE,
-            ("close", true) => wall_action::DOOR_FAST_CLOSE,
-            ("close_wait_open", false) => wall_action::DOOR_CLOSE_WAIT_OPEN,
-            _ => {
-                return Err(
-                    error(span, "there is no fast `close_wait_open` door").help("leave out `fast`")
-                )
+            let base = if lift {
+                wall_action::BOOM_LIFT
+            } else {
+                wall_action::BOOM_DOOR | field << 4
+            };
+            // Left out, the speed is Boom's slow one and the wait DOOM's.
+            Some(base | speed.unwrap_or(0) << 2 | wait.unwrap_or(1))
+        } else {
+            None
+        };
+        let action = if let Some(a) = boom {
+            a
+        } else {
+            match (kind, fast) {
+                ("lift", false) => wall_action::LIFT,
+                ("lift", true) => wall_action::LIFT_FAST,
+                ("perpetual" | "stop", _) if tag == 0 => {
+                    return Err(error(span, "a perpetual or stopping lift needs `tag N`")
+                        .help("give the platforms `tag N` and the wall the same tag"))
+                }
+                ("perpetual", false) => wall_action::LIFT_PERPETUAL,
+                ("stop", false) => wall_action::LIFT_STOP,
+                ("perpetual" | "stop", true) => {
+                    return Err(
+                        error(span, "a perpetual lift has one speed").help("leave out `fast`")
+                    )
+                }
+                ("raise", false) => wall_action::DOOR_RAISE,
+                ("raise", true) => wall_action::DOOR_FAST_RAISE,
+                ("open", false) => wall_action::DOOR_OPEN,
+                ("open", true) => wall_action::DOOR_FAST_OPEN,
+                ("close", false) => wall_action::DOOR_CLOSE,
+                ("close", true) => wall_action::DOOR_FAST_CLOSE,
+                ("close_wait_open", false) => wall_action::DOOR_CLOSE_WAIT_OPEN,
+                _ => {
+                    return Err(error(span, "there is no fast `close_wait_open` door")
+                        .help("leave out `fast`"))
+                }
             }
         };
         let action = if tag == 0 {
@@ -1014,6 +1061,27 @@ impl<'a> Parser<'_, 'a> {
             wall_special(v1, v2, action, walk, once, tag, span),
             lock,
         ))
+    }
+
+    /// A number that must be one of `values`: its index.
+    fn one_of(&mut self, what: &str, values: &[u16]) -> Result<u8, ParseError> {
+        let list: Vec<String> = values.iter().map(u16::to_string).collect();
+        let t = self.next(&format!("a {what}: {}", list.join(", ")))?;
+        let at = parse_int(t.text)
+            .ok()
+            .filter(|_| t.kind == TokenKind::Word)
+            .and_then(|v| values.iter().position(|&x| i64::from(x) == v));
+        match at {
+            Some(i) => Ok(i as u8),
+            None => Err(error(
+                t.span,
+                format!(
+                    "invalid {what} `{}`: expected {}",
+                    shown(t.text),
+                    list.join(", ")
+                ),
+            )),
+        }
     }
 
     /// A key's colour, `blue`, `yellow` or `red`, as a [`trigger::lock`]
