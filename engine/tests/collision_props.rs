@@ -74,7 +74,7 @@ fn case() -> impl Strategy<Value = Case> {
 /// The movers a random level may have: DOOM's doors, lifts, floors,
 /// ceilings, crushers, platforms and stairs
 /// (new ones go at the end: the kept regression seeds index this).
-const MOVERS: [u8; 22] = [
+const MOVERS: [u8; 23] = [
     wall_action::DOOR_RAISE,
     wall_action::DOOR_OPEN,
     wall_action::DOOR_CLOSE,
@@ -97,6 +97,7 @@ const MOVERS: [u8; 22] = [
     wall_action::STAIRS_16_FAST,
     wall_action::FLOOR_LOWER_TO_LOWEST_CHANGE,
     wall_action::PLAT_RAISE_TO_NEXT_CHANGE,
+    wall_action::DONUT,
 ];
 
 #[derive(Debug, Clone)]

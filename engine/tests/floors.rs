@@ -243,3 +243,51 @@ fn platforms_that_change_their_flat_take_the_front_sectors_as_they_start() {
     assert_eq!(heights.len(), 24);
     assert_eq!(heights.last(), Some(&fx(-40)));
 }
+
+/// A room (x -256..0, floor 0, TILES), east of it a ring of slime (x
+/// 0..128, floor -16, BRICKS) and east of that a pillar (x 128..256,
+/// floor 64, PANELS, tag 1) whose first wall faces the ring. The room's
+/// west wall is a donut switch.
+fn donut_map() -> Vec<u8> {
+    let text = "texture TILES textures/tiles.png\ntexture BRICKS textures/bricks.png\n\
+         texture PANELS textures/panels.png\n\
+         vertex a -256 0\nvertex b 0 0\nvertex c 0 128\nvertex d -256 128\n\
+         vertex e 128 0\nvertex f 128 128\nvertex g 256 0\nvertex h 256 128\n\
+         sector room floor 0 ceiling 128 floor_texture TILES\n\
+         sector ring floor -16 ceiling 128 floor_texture BRICKS\n\
+         sector pillar floor 64 ceiling 128 floor_texture PANELS tag 1\n\
+         loop room a b c d a\nloop ring b e f c b\nloop pillar f e g h f\n\
+         floor d a donut tag 1 once\n\
+         player -128 64 0\n";
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/../maps/donut.map");
+    tools::text::compile_source(text, file)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .bytes
+}
+
+#[test]
+fn a_donut_lowers_the_pillar_and_raises_the_ring_to_the_floor_beyond() {
+    let bytes = donut_map();
+    let mut game = Game::new(Level::load(&bytes).unwrap());
+    let (room, ring, pillar) = (SectorId(0), SectorId(1), SectorId(2));
+    let tiles = game.level().sector(room).floor_texture;
+    let bricks = game.level().sector(ring).floor_texture;
+    assert!(game.set_off(0));
+    assert!(game.world().is_busy(ring) && game.world().is_busy(pillar));
+    let mut ticks = 0;
+    while game.world().is_busy(ring) || game.world().is_busy(pillar) {
+        // The ring keeps its slime until it arrives.
+        if game.world().is_busy(ring) {
+            assert_eq!(game.level().sector(ring).floor_texture, bricks);
+        }
+        game.tick(Input::IDLE);
+        ticks += 1;
+        assert!(ticks < 1000);
+    }
+    // Half a unit a tick: the pillar's 64 down is the longer.
+    assert_eq!(ticks, 128);
+    assert_eq!(game.level().sector(ring).floor, fx(0));
+    assert_eq!(game.level().sector(pillar).floor, fx(0));
+    assert_eq!(game.level().sector(ring).floor_texture, tiles);
+    assert!(!game.set_off(0), "once");
+}

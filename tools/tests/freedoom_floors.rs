@@ -1,4 +1,4 @@
-//! Freedoom's floor, ceiling, crusher, platform and stair specials, from
+//! Freedoom's floor, ceiling, crusher, platform, stair and donut specials, from
 //! the map data alone: each one set off moves every sector it names to
 //! where DOOM's kind of mover stops (a floor at most to its ceiling, a
 //! ceiling at least to its floor), crushers and perpetual platforms keep
@@ -42,7 +42,7 @@ fn stop_of(m: &Mover, level: &Level<'_>) -> Option<(SectorId, bool, Fx)> {
 #[test]
 fn every_floor_ceiling_and_stairs_of_every_freedoom_map_moves_to_its_height() {
     let (mut specials, mut movers_seen, mut arrived, mut perpetual) = (0, 0, 0, 0);
-    let mut flats_changed = 0;
+    let (mut flats_changed, mut donuts) = (0, 0);
     for (wad, map) in freedoom_maps() {
         let compiled = compile_with_movers(wad, &map);
         let level = Level::load(&compiled).unwrap();
@@ -52,11 +52,13 @@ fn every_floor_ceiling_and_stairs_of_every_freedoom_map_moves_to_its_height() {
             let moves_planes = wall_action::is_floor(a)
                 || wall_action::is_ceiling(a)
                 || wall_action::is_stairs(a)
+                || a == wall_action::DONUT
                 || a == wall_action::LIFT_PERPETUAL;
             if !moves_planes {
                 continue;
             }
             specials += 1;
+            donuts += usize::from(a == wall_action::DONUT);
             let mut game = Game::new(level);
             if !game.set_off(k) {
                 continue;
@@ -123,8 +125,9 @@ fn every_floor_ceiling_and_stairs_of_every_freedoom_map_moves_to_its_height() {
     }
     eprintln!(
         "{specials} specials; {movers_seen} movers; {arrived} arrived, {perpetual} perpetual; \
-         {flats_changed} took a neighbour's flat"
+         {flats_changed} took a neighbour's flat; {donuts} donuts"
     );
+    assert_eq!(donuts, 1, "MAP05's");
     assert!(specials > 100, "{specials} specials");
     // Freedoom lowers many floors to the lowest and changes their flat
     // (37): most find a neighbour level with where they stop.

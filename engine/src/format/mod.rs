@@ -608,6 +608,11 @@ pub mod wall_action {
     /// Each tagged sector's light goes to the darkest of its own and its
     /// neighbours' (`EV_TurnTagLightsOff`).
     pub const LIGHT_DARKEST_AROUND: u8 = 40;
+    /// A donut (DOOM's `EV_DoDonut`): the tagged sector (a pillar) goes
+    /// down, and the sector round it (across the pillar's first wall) up,
+    /// both to the floor of the sector beyond that ring, half a unit a
+    /// tick; the ring then takes that sector's flat.
+    pub const DONUT: u8 = 41;
     /// Boom's generalised lifts that go down to the lowest neighbouring
     /// floor, wait and come back up: `BOOM_LIFT | speed << 2 | delay`,
     /// speed 0-3 for 2, 4, 8 or 16 units a tick, delay 0-3 for 35, 105,
@@ -697,6 +702,7 @@ pub mod wall_action {
             || is_ceiling(a)
             || is_stop(a)
             || is_stairs(a)
+            || a == DONUT
     }
 
     /// Whether `a` sets the tagged sectors' light.

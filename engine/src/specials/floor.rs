@@ -18,7 +18,8 @@ pub const SPEED: Fx = Fx::lit("1");
 pub const FAST_SPEED: Fx = Fx::lit("4");
 /// How fast slow stairs rise (`FLOORSPEED / 4`).
 pub const STAIRS_SPEED: Fx = Fx::lit("0.25");
-/// How fast a platform that changes its flat rises (`PLATSPEED / 2`).
+/// How fast a platform that changes its flat rises (`PLATSPEED / 2`),
+/// and a donut's floors move (`FLOORSPEED / 2`).
 pub const PLAT_SPEED: Fx = Fx::lit("0.5");
 
 /// A moving floor.
@@ -142,11 +143,22 @@ impl Floor {
 
     /// A floor rising to `dest` at `speed` (a step of stairs).
     pub(crate) fn rising_to(level: &Level<'_>, sector: SectorId, dest: Fx, speed: Fx) -> Floor {
+        Floor::moving_to(level, sector, dest, speed, true)
+    }
+
+    /// A floor going to `dest` at `speed`, `up` or down.
+    pub(crate) fn moving_to(
+        level: &Level<'_>,
+        sector: SectorId,
+        dest: Fx,
+        speed: Fx,
+        up: bool,
+    ) -> Floor {
         Floor {
             sector,
             dest,
             speed,
-            up: true,
+            up,
             flat_at_end: None,
             near: SectorBox::of(level, sector),
         }

@@ -406,6 +406,9 @@ impl World {
         if wall_action::is_stairs(special.action) {
             return self.build_stairs(&map, special.tag, special.action);
         }
+        if special.action == wall_action::DONUT {
+            return self.donut(&map, special.tag);
+        }
         let mut outcome = Outcome::Nothing;
         for i in 0..map.sector_count() {
             let sector = SectorId(i as u16);
@@ -530,6 +533,55 @@ impl World {
                 sector = back;
                 step = Floor::rising_to(&live, back, height, speed);
             }
+        }
+        outcome
+    }
+
+    /// Donuts round each sector with `tag` (DOOM's `EV_DoDonut`): the
+    /// ring across the pillar's first wall rises, and the pillar goes
+    /// down, to the floor of the sector across the first of the ring's
+    /// two-sided walls that does not lead back to the pillar.
+    fn donut(&mut self, map: &Level<'_>, tag: u16) -> Outcome {
+        let mut outcome = Outcome::Nothing;
+        for i in 0..map.sector_count().min(self.sectors.len()) {
+            let pillar = SectorId(i as u16);
+            if map.map().sector(i).tag != tag || self.is_busy(pillar) {
+                continue;
+            }
+            let live = map.with_state(&self.sectors);
+            // (Vanilla DOOM reads past the map when the first wall has no
+            // other side; Chocolate Doom and this skip it.)
+            let Some(ring) = live
+                .sector_walls(pillar)
+                .next()
+                .and_then(|w| live.wall(w).other_side(pillar))
+            else {
+                continue;
+            };
+            if ring == pillar || self.is_busy(ring) || usize::from(ring.0) >= self.sectors.len() {
+                continue;
+            }
+            // DOOM takes the wall's back sector, which is the ring itself
+            // on a wall drawn the other way (a donut that does nothing,
+            // which no map ships); the other side is the same on every
+            // wall that works in DOOM, and works on ours too.
+            let beyond = live
+                .sector_walls(ring)
+                .filter_map(|w| live.wall(w).other_side(ring))
+                .find(|&b| b != pillar && b != ring);
+            let Some(beyond) = beyond else {
+                continue;
+            };
+            let model = live.sector(beyond);
+            let mut rise = Floor::rising_to(&live, ring, model.floor, floor::PLAT_SPEED);
+            rise.flat_at_end = Some(model.floor_texture);
+            let fall = Floor::moving_to(&live, pillar, model.floor, floor::PLAT_SPEED, false);
+            if self.movers.push(Mover::Floor(rise)).is_err() {
+                return outcome;
+            }
+            // The ring moves even if the pillar finds the table full.
+            let _ = self.movers.push(Mover::Floor(fall));
+            outcome = Outcome::Acted;
         }
         outcome
     }

@@ -169,7 +169,7 @@ pub fn exit(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
 /// floors and platforms that change their flat (37 and 84, 59 and 93,
 /// 14, 15, 20, 22, 66-68 and 95), ceilings, crushers, perpetual platforms
 /// and stairs are read too, and Boom's generalised doors and lifts
-/// ([`boom_generalised`]). The gun-triggered ones, the donut (9) and
+/// ([`boom_generalised`]), and the donut (9). The gun-triggered ones and
 /// Hexen's specials are not read yet.
 pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
@@ -295,6 +295,7 @@ pub fn mover(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         66 => (PLAT_RAISE_24_CHANGE, trigger::USE | again),
         14 => (PLAT_RAISE_32_CHANGE, trigger::USE | once),
         67 => (PLAT_RAISE_32_CHANGE, trigger::USE | again),
+        9 => (DONUT, trigger::USE | once),
         // Ceilings and crushers (p_ceilng.c). 40 also tries to lower the
         // floor, but DOOM's sector is busy with the ceiling by then, so
         // only the ceiling moves, here too.

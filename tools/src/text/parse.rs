@@ -275,7 +275,7 @@ pub const KEYWORDS: [&str; 20] = [
 ];
 
 /// The floor kinds of `floor V1 V2 KIND`, by DOOM's floor specials.
-pub const FLOOR_KINDS: [(&str, u8); 14] = [
+pub const FLOOR_KINDS: [(&str, u8); 15] = [
     ("lower", wall_action::FLOOR_LOWER),
     ("lower_to_lowest", wall_action::FLOOR_LOWER_TO_LOWEST),
     ("lower_fast", wall_action::FLOOR_LOWER_FAST),
@@ -296,6 +296,7 @@ pub const FLOOR_KINDS: [(&str, u8); 14] = [
     ),
     ("plat_raise_24_change", wall_action::PLAT_RAISE_24_CHANGE),
     ("plat_raise_32_change", wall_action::PLAT_RAISE_32_CHANGE),
+    ("donut", wall_action::DONUT),
 ];
 
 /// The ceiling kinds of `ceiling V1 V2 KIND`, by DOOM's ceiling specials.
