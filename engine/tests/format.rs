@@ -1266,7 +1266,8 @@ fn wall_specials_read_back_and_bad_ones_are_refused() {
     ));
     for (action, trig) in [
         (0, trigger::USE),
-        (99, trigger::USE),
+        // Between the donut and Boom's lifts: no action.
+        (47, trigger::USE),
         (wall_action::EXIT, 0),
         (wall_action::EXIT, trigger::REPEAT),
         (wall_action::EXIT, trigger::USE | trigger::WALK),
