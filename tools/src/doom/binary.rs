@@ -194,8 +194,12 @@ pub fn parse(lumps: &MapLumps<'_>) -> Result<DoomLevel, ParseError> {
                 Linedef {
                     v1: u16_at(r, 0) as usize,
                     v2: u16_at(r, 2) as usize,
-                    // Bits above DOOM's nine are Hexen's activation bits.
-                    flags: u16_at(r, 4) & 0x1FF,
+                    // Above DOOM's nine bits, Hexen's repeat and
+                    // activation bits; the rest mean nothing here.
+                    flags: u16_at(r, 4)
+                        & (0x1FF
+                            | crate::doom::line_flag::REPEAT
+                            | crate::doom::line_flag::ACTIVATION),
                     special: r[6] as i32,
                     tag: args[0],
                     args,
@@ -569,7 +573,8 @@ mod tests {
         assert_eq!(level.format, SourceFormat::Hexen);
         assert_eq!(level.specials, SpecialSet::Hexen);
         let line = &level.linedefs[0];
-        assert_eq!((line.flags, line.special, line.tag), (1, 12, 7));
+        // The repeat bit is kept: Hexen's specials read it.
+        assert_eq!((line.flags, line.special, line.tag), (0x201, 12, 7));
         assert_eq!(line.args, [7, 16, 150, 0, 0]);
         assert_eq!(line.back, None);
         assert_eq!(level.things.len(), 2);

@@ -42,6 +42,30 @@ pub mod line_flag {
     pub const DONT_DRAW: u16 = 128;
     /// `ML_MAPPED`: on the automap from the start.
     pub const MAPPED: u16 = 256;
+    /// Hexen's `ML_REPEAT_SPECIAL`: the special acts again and again
+    /// (only in [`super::SpecialSet::Hexen`] levels; Boom gives the bit
+    /// another meaning).
+    pub const REPEAT: u16 = 0x200;
+    /// Hexen's activation field (`SPAC`), three bits from bit 10: who sets
+    /// the special off, [`activation`] (only in Hexen levels).
+    pub const ACTIVATION: u16 = 0x1C00;
+    /// The first bit of [`ACTIVATION`].
+    pub const ACTIVATION_SHIFT: u16 = 10;
+
+    /// Hexen's activation values, as [`ACTIVATION`] holds them (UDMF's
+    /// `playercross`, `playeruse` and the rest are read into the same).
+    pub mod activation {
+        /// The player walks over the line (`SPAC_Cross`).
+        pub const CROSS: u16 = 0;
+        /// The player uses the line (`SPAC_Use`).
+        pub const USE: u16 = 1;
+        /// Something the engine does not have sets it off: monsters,
+        /// shots, pushing (`SPAC_MCross`, `SPAC_Impact`, ...).
+        pub const OTHER: u16 = 3;
+        /// ZDoom's use that passes through to lines behind
+        /// (`SPAC_UseThrough`).
+        pub const USE_THROUGH: u16 = 6;
+    }
 }
 
 /// Which numbering a level's line specials use.

@@ -699,6 +699,21 @@ fn level_from_blocks(
                         flags |= bit;
                     }
                 }
+                if !doom_tags {
+                    // Hexen numbering: who sets the special off, in
+                    // Hexen's own bits (the player's use first).
+                    let who = if b.boolean("playeruse")? {
+                        line_flag::activation::USE
+                    } else if b.boolean("playercross")? {
+                        line_flag::activation::CROSS
+                    } else {
+                        line_flag::activation::OTHER
+                    };
+                    flags |= who << line_flag::ACTIVATION_SHIFT;
+                    if b.boolean("repeatspecial")? {
+                        flags |= line_flag::REPEAT;
+                    }
+                }
                 let mut args = [0; 5];
                 for (k, a) in args.iter_mut().enumerate() {
                     *a = b.int_or(&format!("arg{k}"), 0)?;

@@ -433,6 +433,94 @@ pub fn teleport(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     }
 }
 
+/// The wall special a Hexen-numbered line is (Hexen maps and ZDoom's
+/// UDMF namespaces), as the compiled map's `(`[`wall_action`]`,
+/// `[`trigger`]`, tag)`: `Door_Close`, `Door_Open`, `Door_Raise` and
+/// `Door_LockedRaise` (10-13; tag 0 is the door behind the line),
+/// `Plat_DownWaitUpStay` (62), `Teleport` (70, to the tagged sector's
+/// destination) and `Exit_Normal`, `Exit_Secret` (243, 244), set off by
+/// the player crossing or using the line (`flags`' activation bits) and
+/// repeatable with its repeat bit. A door or lift of DOOM's speed and
+/// wait is DOOM's; any other takes Boom's nearest speed and wait
+/// ([`wall_action::BOOM_DOOR`], [`wall_action::BOOM_LIFT`]). Other
+/// specials, activations and locks (`any key`, `all keys`) are not read.
+pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(u8, u8, u16)> {
+    use crate::doom::line_flag::{activation, ACTIVATION, ACTIVATION_SHIFT, REPEAT};
+    use wall_action::*;
+    let how = match (flags & ACTIVATION) >> ACTIVATION_SHIFT {
+        activation::CROSS => trigger::WALK,
+        activation::USE | activation::USE_THROUGH => trigger::USE,
+        _ => return None,
+    };
+    let how = how
+        | if flags & REPEAT != 0 {
+            trigger::REPEAT
+        } else {
+            0
+        };
+    let tag = u16::try_from(args[0]).ok()?;
+    // Hexen speeds are in eighths of a unit a tick.
+    let nearest = |table: &[i32; 4], v: i32| -> u8 {
+        (0..4).min_by_key(|&i| (table[i] - v).abs()).unwrap_or(0) as u8
+    };
+    const SPEEDS: [i32; 4] = [16, 32, 64, 128];
+    let door = |kind: u8, speed: i32, wait: i32| -> u8 {
+        let dooms = match (kind, speed) {
+            (0, 16) if wait == 150 => Some(DOOR_RAISE),
+            (0, 64) if wait == 150 => Some(DOOR_FAST_RAISE),
+            (1, 16) => Some(DOOR_OPEN),
+            (1, 64) => Some(DOOR_FAST_OPEN),
+            (3, 16) => Some(DOOR_CLOSE),
+            (3, 64) => Some(DOOR_FAST_CLOSE),
+            _ => None,
+        };
+        let waits = engine::specials::door::BOOM_WAITS.map(i32::from);
+        let action = dooms.unwrap_or(
+            BOOM_DOOR | kind << 4 | nearest(&SPEEDS, speed) << 2 | nearest(&waits, wait),
+        );
+        if tag == 0 {
+            action | BACK_SECTOR
+        } else {
+            action
+        }
+    };
+    // ZDoom's lock numbers: 1-3 cards, 4-6 skulls, 129-131 either.
+    let lock = |n: i32| -> Option<u8> {
+        match n {
+            1 | 4 | 129 => Some(trigger::LOCK_RED),
+            2 | 5 | 130 => Some(trigger::LOCK_BLUE),
+            3 | 6 | 131 => Some(trigger::LOCK_YELLOW),
+            _ => None,
+        }
+    };
+    Some(match special {
+        10 => (door(3, args[1], 150), how, tag),
+        11 => (door(1, args[1], 150), how, tag),
+        12 => (door(0, args[1], args[2]), how, tag),
+        13 if args[3] == 0 => (door(0, args[1], args[2]), how, tag),
+        13 => (door(0, args[1], args[2]), how | lock(args[3])?, tag),
+        62 if tag != 0 => {
+            let action = match (args[1], args[2]) {
+                (32, 105) => LIFT,
+                (64, 105) => LIFT_FAST,
+                (speed, wait) => {
+                    let waits = engine::specials::lift::BOOM_WAITS.map(i32::from);
+                    BOOM_LIFT | nearest(&SPEEDS, speed) << 2 | nearest(&waits, wait)
+                }
+            };
+            (action, how, tag)
+        }
+        70 => (
+            TELEPORT,
+            how,
+            u16::try_from(args[1]).ok().filter(|&t| t != 0)?,
+        ),
+        243 => (EXIT, how, 0),
+        244 => (SECRET_EXIT, how, 0),
+        _ => return None,
+    })
+}
+
 /// Features a thing type stands for (slope and polyobject things, which
 /// mean the same in every ZDoom-family port).
 pub fn thing_feature(kind: i32) -> Option<Feature> {

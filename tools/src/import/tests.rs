@@ -868,3 +868,100 @@ fn doom_exits_become_wall_specials() {
     }
     assert_eq!(game.exit(), Some(engine::game::Exit::Normal));
 }
+
+/// [`two_rooms_and_a_door`] in Hexen numbering, its door line given
+/// `special`, `args` and activation `flags`, compiled with the movers.
+fn hexen_door(special: i32, args: [i32; 5], flags: u16) -> Vec<engine::format::WallSpecialRecord> {
+    let mut lv = two_rooms_and_a_door();
+    lv.0.specials = SpecialSet::Hexen;
+    lv.0.linedefs[2].special = special;
+    lv.0.linedefs[2].args = args;
+    lv.0.linedefs[2].tag = args[0];
+    lv.0.linedefs[2].flags |= flags;
+    let opts = ImportOptions {
+        movers: true,
+        ..ImportOptions::default()
+    };
+    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    let m = *level.map();
+    (0..m.wall_special_count())
+        .map(|k| m.wall_special_at(k))
+        .collect()
+}
+
+#[test]
+fn hexen_doors_lifts_teleports_and_exits_are_the_games_to_move() {
+    use crate::doom::line_flag::{activation, ACTIVATION_SHIFT, REPEAT};
+    use engine::format::{trigger, wall_action as act};
+    let used = activation::USE << ACTIVATION_SHIFT;
+    let crossed = activation::CROSS << ACTIVATION_SHIFT;
+    let shot = activation::OTHER << ACTIVATION_SHIFT;
+    let only = |v: Vec<engine::format::WallSpecialRecord>| {
+        assert_eq!(v.len(), 1, "{v:?}");
+        (v[0].action, v[0].trigger, v[0].tag)
+    };
+    // Door_Raise at DOOM's speed and wait, tag 0: DOOM's manual door.
+    assert_eq!(
+        only(hexen_door(12, [0, 16, 150, 0, 0], used | REPEAT)),
+        (
+            act::DOOR_RAISE | act::BACK_SECTOR,
+            trigger::USE | trigger::REPEAT,
+            0
+        )
+    );
+    // Faster and shorter: Boom's nearest (8 units a tick, 35 ticks).
+    assert_eq!(
+        only(hexen_door(12, [0, 60, 40, 0, 0], used)),
+        (act::BOOM_DOOR | 2 << 2 | act::BACK_SECTOR, trigger::USE, 0)
+    );
+    // Door_LockedRaise with ZDoom's blue skull (5), walked over.
+    assert_eq!(
+        only(hexen_door(13, [0, 64, 150, 5, 0], crossed)),
+        (
+            act::DOOR_FAST_RAISE | act::BACK_SECTOR,
+            trigger::WALK | trigger::LOCK_BLUE,
+            0
+        )
+    );
+    // Plat_DownWaitUpStay by tag, Teleport to tag 3, Exit_Normal.
+    assert_eq!(
+        only(hexen_door(62, [7, 32, 105, 0, 0], crossed)),
+        (act::LIFT, trigger::WALK, 7)
+    );
+    assert_eq!(
+        only(hexen_door(70, [0, 3, 0, 0, 0], crossed | REPEAT)),
+        (act::TELEPORT, trigger::WALK | trigger::REPEAT, 3)
+    );
+    assert_eq!(
+        only(hexen_door(243, [0; 5], used)),
+        (act::EXIT, trigger::USE, 0)
+    );
+    // Set off by a shot, or locked to "any key": not read.
+    assert!(hexen_door(12, [0, 16, 150, 0, 0], shot).is_empty());
+    assert!(hexen_door(13, [0, 16, 150, 100, 0], used).is_empty());
+}
+
+#[test]
+fn a_hexen_door_stays_shut_until_the_player_uses_it() {
+    use crate::doom::line_flag::{activation, ACTIVATION_SHIFT, REPEAT};
+    let mut lv = two_rooms_and_a_door();
+    lv.0.specials = SpecialSet::Hexen;
+    lv.0.linedefs[2].special = 12;
+    lv.0.linedefs[2].args = [0, 16, 150, 0, 0];
+    lv.0.linedefs[2].tag = 0;
+    lv.0.linedefs[2].flags |= activation::USE << ACTIVATION_SHIFT | REPEAT;
+    let opts = ImportOptions {
+        movers: true,
+        ..ImportOptions::default()
+    };
+    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let level = Level::load(&out.compiled.bytes).unwrap();
+    assert_eq!(level.sector(SectorId(1)).ceiling, Fx::ZERO, "shut");
+    let mut game = engine::game::Game::new(level);
+    assert!(game.set_off(0));
+    for _ in 0..70 {
+        game.tick(engine::game::Input::IDLE);
+    }
+    assert_eq!(game.level().sector(SectorId(1)).ceiling, Fx::from_num(124));
+}
