@@ -470,6 +470,47 @@ pub fn import(
         })
         .collect();
 
+    // The line specials the game will not act on, once per map: what a
+    // mapper needs to know when a trigger does nothing here.
+    if opts.movers {
+        let written: std::collections::HashSet<usize> = specials
+            .iter()
+            .filter_map(|s| walls.get(usize::from(s.wall)).map(|w| w.origin))
+            .collect();
+        let mut ignored: BTreeMap<i32, usize> = BTreeMap::new();
+        for (i, l) in level.linedefs.iter().enumerate() {
+            let feature = matches!(
+                specials::classify(level.specials, l.special, l.tag, &l.args),
+                Action::Unsupported(_)
+            );
+            if l.special == 0
+                || written.contains(&i)
+                || feature
+                || specials::scroll(level.specials, l.special) != 0
+            {
+                continue;
+            }
+            *ignored.entry(l.special).or_default() += 1;
+        }
+        if !ignored.is_empty() {
+            let list: Vec<String> = ignored
+                .iter()
+                .map(|(s, n)| match n {
+                    1 => format!("{s}"),
+                    n => format!("{s} ({n} lines)"),
+                })
+                .collect();
+            w.add(
+                "ignored line specials",
+                format!(
+                    "line specials this engine does not act on (or whose lines have no \
+                     tag or no sector behind): {}",
+                    list.join(", ")
+                ),
+            );
+        }
+    }
+
     // Switches: the other texture of each SW1/SW2 on the front of a use
     // special's wall (but a manual door's: DOOM flips none of those).
     let mut switches = Vec::new();

@@ -965,3 +965,30 @@ fn a_hexen_door_stays_shut_until_the_player_uses_it() {
     }
     assert_eq!(game.level().sector(SectorId(1)).ceiling, Fx::from_num(124));
 }
+
+#[test]
+fn line_specials_the_game_does_not_act_on_are_reported_once_per_map() {
+    let mut lv = two_rooms_and_a_door();
+    // A gun door (46) on two walls and a switch door (103) with no tag.
+    lv.0.linedefs[0].special = 46;
+    lv.0.linedefs[0].tag = 3;
+    lv.0.linedefs[1].special = 46;
+    lv.0.linedefs[1].tag = 3;
+    lv.0.linedefs[3].special = 103;
+    let opts = ImportOptions {
+        movers: true,
+        ..ImportOptions::default()
+    };
+    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let said: Vec<&String> = out
+        .warnings
+        .iter()
+        .filter(|w| w.contains("does not act on"))
+        .collect();
+    assert_eq!(said.len(), 1, "{:?}", out.warnings);
+    assert!(said[0].ends_with(": 46 (2 lines), 103"), "{}", said[0]);
+    // The manual door (1) is acted on: not in the list. Walk-throughs
+    // say nothing (the compiler opens what it can).
+    let out = run(&lv);
+    assert_eq!(count(&out.warnings, "does not act on"), 0);
+}
