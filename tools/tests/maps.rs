@@ -282,3 +282,27 @@ fn hangar_features() {
     assert_eq!(at(&l, 700.0, -128.0).floor, fx(-48));
     assert_eq!(at(&l, 192.0, -16.0).floor, fx(-16));
 }
+
+#[test]
+fn the_hangars_teleporter_sends_the_player_from_the_lookout_to_the_lobby() {
+    use engine::game::{Game, Input};
+    use engine::math::Angle;
+    let bytes = compile("e1_hangar.map");
+    let l = Level::load(&bytes).unwrap();
+    let lobby = id_at(&l, 192.0, 256.0).unwrap();
+    // In the lookout, west of the pad, facing it (east).
+    let start = Vec2::new(fx(880), fx(2368));
+    let mut game = Game::starting_at(l, start, Angle::ZERO).unwrap();
+    let mut went = None;
+    for t in 0..70 {
+        game.tick(Input::new(50, 0, 0));
+        if game.player().sector == lobby {
+            went = Some(t);
+            break;
+        }
+    }
+    assert!(went.is_some(), "never teleported: {:?}", game.player());
+    let p = game.player();
+    assert_eq!((p.pos.x, p.pos.y), (fx(96), fx(96)), "{p:?}");
+    assert_eq!(p.angle, Angle::ZERO);
+}
