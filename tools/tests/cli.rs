@@ -299,4 +299,38 @@ lift a d tag 9 walk
     assert_eq!(lift["trigger"], "walk");
     assert_eq!(lift["tag"], 9);
     assert_eq!(lift["back_sector"], false);
+    // DOOM's kinds carry no speed or wait: their names say them.
+    assert_eq!(door.get("speed"), None);
+}
+
+#[test]
+fn dump_json_names_boom_movers_light_switches_and_flat_changing_floors() {
+    let dir = scratch("cli", "dump-boom");
+    let src = dir.join("rooms.map");
+    let map = ROOMS.replace("ceiling 120.5", "ceiling 120.5 tag 9")
+        + "door c b close_wait_open speed 8 wait 300
+lift a d tag 9 walk speed 16 wait 35
+lights d c dim tag 9
+floor b a plat_raise_to_next_change tag 9 once
+";
+    fs::write(&src, map).unwrap();
+    let r = tools(&["dump", src.to_str().unwrap(), "--json"]);
+    assert_eq!(r.status.code(), Some(0), "{}", text(&r.stderr));
+    let j: Value = serde_json::from_slice(&r.stdout).unwrap();
+    let specials = j["specials"].as_array().unwrap();
+    let named = |a: &str| specials.iter().find(|s| s["action"] == a).cloned();
+    let door = named("boom_door_close_wait_open").expect("the Boom door");
+    assert_eq!(
+        (door["speed"].as_f64(), door["wait"].as_u64()),
+        (Some(8.0), Some(300))
+    );
+    assert_eq!(door["back_sector"], true);
+    let lift = named("boom_lift").expect("the Boom lift");
+    assert_eq!(
+        (lift["speed"].as_f64(), lift["wait"].as_u64()),
+        (Some(16.0), Some(35))
+    );
+    assert!(named("lights_dim").is_some(), "{specials:?}");
+    let floor = named("floor_plat_raise_to_next_change").expect("the floor");
+    assert_eq!(floor["repeat"], false);
 }
