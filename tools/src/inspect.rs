@@ -319,7 +319,7 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 act::TELEPORT => json!("teleport"),
                 a @ act::BOOM_DOOR..=act::BOOM_DOOR_LAST => {
                     let kinds = ["raise", "open", "close_wait_open", "close"];
-                    json!(format!("boom_door_{}", kinds[usize::from((a >> 4) & 3)]))
+                    json!(format!("boom_door_{}", kinds[act::boom_fields(a).0]))
                 }
                 act::BOOM_LIFT..=act::BOOM_LIFT_LAST => json!("boom_lift"),
                 a => match crate::text::mover_action_name(a) {
@@ -347,9 +347,10 @@ pub fn to_json(view: &MapView<'_>) -> Value {
                 _ => None,
             };
             if let Some(waits) = timing {
-                let speed = engine::specials::door::BOOM_SPEEDS[usize::from((a >> 2) & 3)];
+                let (_, speed, delay) = act::boom_fields(a);
+                let speed = engine::specials::door::BOOM_SPEEDS[speed];
                 out["speed"] = json!(speed.to_num::<f64>());
-                out["wait"] = json!(waits[usize::from(a & 3)]);
+                out["wait"] = json!(waits[delay]);
             }
             out
         })

@@ -642,6 +642,25 @@ pub mod wall_action {
         )
     }
 
+    /// A [`BOOM_DOOR`] action: `kind`, `speed` and `delay` 0-3 each.
+    pub const fn boom_door(kind: u8, speed: u8, delay: u8) -> u8 {
+        BOOM_DOOR | (kind & 3) << 4 | (speed & 3) << 2 | (delay & 3)
+    }
+
+    /// A [`BOOM_LIFT`] action: `speed` and `delay` 0-3 each.
+    pub const fn boom_lift(speed: u8, delay: u8) -> u8 {
+        BOOM_LIFT | (speed & 3) << 2 | (delay & 3)
+    }
+
+    /// The fields of a [`BOOM_DOOR`] or [`BOOM_LIFT`] action (with or
+    /// without [`BACK_SECTOR`]): `(kind, speed, delay)`, each 0-3, a
+    /// lift's kind 0.
+    pub const fn boom_fields(a: u8) -> (usize, usize, usize) {
+        let a = a & !BACK_SECTOR;
+        let kind = if a >= BOOM_DOOR { (a >> 4) & 3 } else { 0 };
+        (kind as usize, ((a >> 2) & 3) as usize, (a & 3) as usize)
+    }
+
     /// Whether `a` is one of Boom's generalised doors ([`BOOM_DOOR`]).
     pub const fn is_boom_door(a: u8) -> bool {
         matches!(a & !BACK_SECTOR, BOOM_DOOR..=BOOM_DOOR_LAST)
@@ -655,13 +674,13 @@ pub mod wall_action {
         )
     }
 
-    /// Whether floor action `a` changes the floor's flat: as it starts
-    /// (to the wall's front sector's) or, for
-    /// [`FLOOR_LOWER_TO_LOWEST_CHANGE`], as it arrives.
-    pub const fn changes_flat(a: u8) -> bool {
+    /// Whether floor action `a` gives the floor the flat of the wall's
+    /// front sector as it starts ([`FLOOR_LOWER_TO_LOWEST_CHANGE`] changes
+    /// it as it arrives instead).
+    pub const fn takes_front_flat(a: u8) -> bool {
         matches!(
             a & !BACK_SECTOR,
-            FLOOR_LOWER_TO_LOWEST_CHANGE..=PLAT_RAISE_32_CHANGE
+            FLOOR_RAISE_24_CHANGE..=PLAT_RAISE_32_CHANGE
         )
     }
 

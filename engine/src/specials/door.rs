@@ -104,14 +104,14 @@ impl Door {
             wall_action::DOOR_FAST_OPEN => (DoorKind::Open, FAST_SPEED, WAIT),
             wall_action::DOOR_FAST_CLOSE => (DoorKind::Close, FAST_SPEED, WAIT),
             wall_action::BOOM_DOOR..=wall_action::BOOM_DOOR_LAST => {
-                let field = |shift: u8| usize::from((a >> shift) & 3);
+                let (kind, speed, delay) = wall_action::boom_fields(a);
                 let kind = [
                     DoorKind::Raise,
                     DoorKind::Open,
                     DoorKind::CloseWaitOpen,
                     DoorKind::Close,
-                ][field(4)];
-                (kind, BOOM_SPEEDS[field(2)], BOOM_WAITS[field(0)])
+                ][kind];
+                (kind, BOOM_SPEEDS[speed], BOOM_WAITS[delay])
             }
             _ => return None,
         };

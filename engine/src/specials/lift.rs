@@ -80,11 +80,10 @@ impl Lift {
             wall_action::LIFT => (SPEED, WAIT, false),
             wall_action::LIFT_FAST => (FAST_SPEED, WAIT, false),
             wall_action::LIFT_PERPETUAL => (PERPETUAL_SPEED, WAIT, true),
-            wall_action::BOOM_LIFT..=wall_action::BOOM_LIFT_LAST => (
-                super::door::BOOM_SPEEDS[usize::from((a >> 2) & 3)],
-                BOOM_WAITS[usize::from(a & 3)],
-                false,
-            ),
+            wall_action::BOOM_LIFT..=wall_action::BOOM_LIFT_LAST => {
+                let (_, speed, delay) = wall_action::boom_fields(a);
+                (super::door::BOOM_SPEEDS[speed], BOOM_WAITS[delay], false)
+            }
             _ => return None,
         };
         let (high, motion) = if perpetual {

@@ -430,12 +430,10 @@ impl World {
         }
         let live = map.with_state(&self.sectors);
         // The flat a platform takes as it starts: its wall's front sector's.
-        let front_flat = (wall_action::changes_flat(action)
-            && action & !wall_action::BACK_SECTOR != wall_action::FLOOR_LOWER_TO_LOWEST_CHANGE)
-            .then(|| {
-                live.sector(live.wall(WallId(special.wall)).front)
-                    .floor_texture
-            });
+        let front_flat = wall_action::takes_front_flat(action).then(|| {
+            live.sector(live.wall(WallId(special.wall)).front)
+                .floor_texture
+        });
         let mover = if wall_action::is_door(action) {
             Door::new(&live, sector, action).map(Mover::Door)
         } else if wall_action::is_floor(action) {

@@ -1013,13 +1013,13 @@ impl<'a> Parser<'_, 'a> {
             if fast {
                 return Err(error(span, "`fast` and `speed` together").help("give one of them"));
             }
-            let base = if lift {
-                wall_action::BOOM_LIFT
-            } else {
-                wall_action::BOOM_DOOR | field << 4
-            };
             // Left out, the speed is Boom's slow one and the wait DOOM's.
-            Some(base | speed.unwrap_or(0) << 2 | wait.unwrap_or(1))
+            let (speed, wait) = (speed.unwrap_or(0), wait.unwrap_or(1));
+            Some(if lift {
+                wall_action::boom_lift(speed, wait)
+            } else {
+                wall_action::boom_door(field, speed, wait)
+            })
         } else {
             None
         };
