@@ -58,7 +58,7 @@ use engine::format::{
 use engine::math::{Fx, Vec2};
 
 use crate::build::{self, BuildOptions, Compiled, SourceWall, WallMap};
-use crate::doom::{line_flag, DoomLevel, Feature, SpecialSet};
+use crate::doom::{line_flag, DoomLevel, Feature};
 use crate::texture::{sky_for_map, Packer, TextureLibrary};
 use specials::{Action, Target};
 
@@ -72,9 +72,8 @@ pub struct ImportOptions {
     pub open_doors: bool,
     /// Compile lifts that leave no room to stand lowered.
     pub lower_lifts: bool,
-    /// Write the doors and lifts the engine moves ([`specials::mover`]),
-    /// the teleporters ([`specials::teleport`]) and the light switches
-    /// ([`specials::light`]) as wall specials, with
+    /// Write the doors and lifts the engine moves, the teleporters and
+    /// the light switches ([`specials::wall_special`]) as wall specials, with
     /// the sectors' tags, and leave the sectors
     /// they move as the map has them (shut, up): the game opens and
     /// lowers them (the locked doors for a player holding their key).
@@ -421,40 +420,22 @@ pub fn import(
         .enumerate()
         .filter_map(|(i, wall)| {
             let l = level.linedefs.get(wall.origin)?;
-            if let Some((action, trigger)) = specials::exit(level.specials, l.special) {
+            let (action, trigger, tag) = specials::wall_special(level.specials, l)?;
+            // Exits are written whether or not the movers are.
+            if matches!(
+                action,
+                engine::format::wall_action::EXIT | engine::format::wall_action::SECRET_EXIT
+            ) {
                 return Some(WallSpecialRecord {
                     wall: i as u16,
                     action,
                     trigger,
-                    tag: 0,
+                    tag,
                 });
             }
-            let (action, trigger, tag) = if level.specials == SpecialSet::Hexen {
-                let (action, trigger, tag) =
-                    specials::hexen_wall_special(l.special, &l.args, l.flags)?;
-                // Exits are written whether or not the movers are.
-                if matches!(
-                    action,
-                    engine::format::wall_action::EXIT | engine::format::wall_action::SECRET_EXIT
-                ) {
-                    return Some(WallSpecialRecord {
-                        wall: i as u16,
-                        action,
-                        trigger,
-                        tag: 0,
-                    });
-                }
-                if !opts.movers {
-                    return None;
-                }
-                (action, trigger, tag)
-            } else {
-                let (action, trigger) = specials::mover(level.specials, l.special)
-                    .or_else(|| specials::teleport(level.specials, l.special))
-                    .or_else(|| specials::light(level.specials, l.special))
-                    .filter(|_| opts.movers)?;
-                (action, trigger, u16::try_from(l.tag).unwrap_or(0))
-            };
+            if !opts.movers {
+                return None;
+            }
             // A tagged special without a tag moves nothing; a manual one
             // needs the sector behind its wall.
             let manual = action & engine::format::wall_action::BACK_SECTOR != 0;
@@ -737,11 +718,8 @@ fn move_sectors(
     let mut doors: Vec<usize> = Vec::new();
     let mut lifts: Vec<usize> = Vec::new();
     for (i, l) in level.linedefs.iter().enumerate() {
-        let game_moves = match level.specials {
-            SpecialSet::Hexen => specials::hexen_wall_special(l.special, &l.args, l.flags)
-                .is_some_and(|(a, _, _)| engine::format::wall_action::is_mover(a)),
-            SpecialSet::Doom => specials::mover(level.specials, l.special).is_some(),
-        };
+        let game_moves = specials::wall_special(level.specials, l)
+            .is_some_and(|(a, _, _)| engine::format::wall_action::is_mover(a));
         if opts.movers && game_moves {
             // The game moves these: left as they are.
             continue;

@@ -350,8 +350,7 @@ fn boom_generalised(special: i32) -> Option<(u8, u8)> {
         0x3c00..=0x3fff => {
             let v = special - 0x3c00;
             let (how, back) = trigger_of(v)?;
-            let action = BOOM_DOOR | bits(v, 5) << 4 | bits(v, 3) << 2 | bits(v, 8);
-            Some((action | back, how))
+            Some((boom_door(bits(v, 5), bits(v, 3), bits(v, 8)) | back, how))
         }
         0x3400..=0x37ff => {
             let v = special - 0x3400;
@@ -359,7 +358,7 @@ fn boom_generalised(special: i32) -> Option<(u8, u8)> {
                 return None;
             }
             let (how, back) = trigger_of(v)?;
-            Some((BOOM_LIFT | bits(v, 3) << 2 | bits(v, 6) | back, how))
+            Some((boom_lift(bits(v, 3), bits(v, 6)) | back, how))
         }
         _ => None,
     }
@@ -433,6 +432,30 @@ pub fn teleport(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     }
 }
 
+/// The wall special line `l` of a level numbered by `set` becomes, as
+/// the compiled map's `(`[`wall_action`]`, `[`trigger`]`, tag)`: an exit,
+/// mover, teleporter or light switch ([`exit`], [`mover`], [`teleport`],
+/// [`light`] in DOOM numbering, [`hexen_wall_special`] in Hexen's), or
+/// `None` for a special the game does not act on.
+pub fn wall_special(set: SpecialSet, l: &crate::doom::Linedef) -> Option<(u8, u8, u16)> {
+    match set {
+        SpecialSet::Hexen => hexen_wall_special(l.special, &l.args, l.flags),
+        SpecialSet::Doom => {
+            let (action, trigger) = exit(set, l.special)
+                .or_else(|| mover(set, l.special))
+                .or_else(|| teleport(set, l.special))
+                .or_else(|| light(set, l.special))?;
+            // DOOM's exits act on no sector, whatever the line's tag.
+            let tag = if matches!(action, wall_action::EXIT | wall_action::SECRET_EXIT) {
+                0
+            } else {
+                u16::try_from(l.tag).unwrap_or(0)
+            };
+            Some((action, trigger, tag))
+        }
+    }
+}
+
 /// The wall special a Hexen-numbered line is (Hexen maps and ZDoom's
 /// UDMF namespaces), as the compiled map's `(`[`wall_action`]`,
 /// `[`trigger`]`, tag)`: `Door_Close`, `Door_Open`, `Door_Raise` and
@@ -475,9 +498,11 @@ pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(
             _ => None,
         };
         let waits = engine::specials::door::BOOM_WAITS.map(i32::from);
-        let action = dooms.unwrap_or(
-            BOOM_DOOR | kind << 4 | nearest(&SPEEDS, speed) << 2 | nearest(&waits, wait),
-        );
+        let action = dooms.unwrap_or(boom_door(
+            kind,
+            nearest(&SPEEDS, speed),
+            nearest(&waits, wait),
+        ));
         if tag == 0 {
             action | BACK_SECTOR
         } else {
@@ -505,7 +530,7 @@ pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(
                 (64, 105) => LIFT_FAST,
                 (speed, wait) => {
                     let waits = engine::specials::lift::BOOM_WAITS.map(i32::from);
-                    BOOM_LIFT | nearest(&SPEEDS, speed) << 2 | nearest(&waits, wait)
+                    boom_lift(nearest(&SPEEDS, speed), nearest(&waits, wait))
                 }
             };
             (action, how, tag)

@@ -869,20 +869,30 @@ fn doom_exits_become_wall_specials() {
     assert_eq!(game.exit(), Some(engine::game::Exit::Normal));
 }
 
+/// [`run`] with the movers written as wall specials, for the game.
+fn run_with_movers(lv: &Lv) -> Imported {
+    let opts = ImportOptions {
+        movers: true,
+        ..ImportOptions::default()
+    };
+    import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap()
+}
+
 /// [`two_rooms_and_a_door`] in Hexen numbering, its door line given
-/// `special`, `args` and activation `flags`, compiled with the movers.
-fn hexen_door(special: i32, args: [i32; 5], flags: u16) -> Vec<engine::format::WallSpecialRecord> {
+/// `special`, `args` and activation `flags`.
+fn hexen_door_level(special: i32, args: [i32; 5], flags: u16) -> Lv {
     let mut lv = two_rooms_and_a_door();
     lv.0.specials = SpecialSet::Hexen;
     lv.0.linedefs[2].special = special;
     lv.0.linedefs[2].args = args;
     lv.0.linedefs[2].tag = args[0];
     lv.0.linedefs[2].flags |= flags;
-    let opts = ImportOptions {
-        movers: true,
-        ..ImportOptions::default()
-    };
-    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    lv
+}
+
+/// The wall specials of [`hexen_door_level`], compiled with the movers.
+fn hexen_door(special: i32, args: [i32; 5], flags: u16) -> Vec<engine::format::WallSpecialRecord> {
+    let out = run_with_movers(&hexen_door_level(special, args, flags));
     let level = Level::load(&out.compiled.bytes).unwrap();
     let m = *level.map();
     (0..m.wall_special_count())
@@ -945,17 +955,8 @@ fn hexen_doors_lifts_teleports_and_exits_are_the_games_to_move() {
 #[test]
 fn a_hexen_door_stays_shut_until_the_player_uses_it() {
     use crate::doom::line_flag::{activation, ACTIVATION_SHIFT, REPEAT};
-    let mut lv = two_rooms_and_a_door();
-    lv.0.specials = SpecialSet::Hexen;
-    lv.0.linedefs[2].special = 12;
-    lv.0.linedefs[2].args = [0, 16, 150, 0, 0];
-    lv.0.linedefs[2].tag = 0;
-    lv.0.linedefs[2].flags |= activation::USE << ACTIVATION_SHIFT | REPEAT;
-    let opts = ImportOptions {
-        movers: true,
-        ..ImportOptions::default()
-    };
-    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let used = activation::USE << ACTIVATION_SHIFT | REPEAT;
+    let out = run_with_movers(&hexen_door_level(12, [0, 16, 150, 0, 0], used));
     let level = Level::load(&out.compiled.bytes).unwrap();
     assert_eq!(level.sector(SectorId(1)).ceiling, Fx::ZERO, "shut");
     let mut game = engine::game::Game::new(level);
@@ -975,11 +976,7 @@ fn line_specials_the_game_does_not_act_on_are_reported_once_per_map() {
     lv.0.linedefs[1].special = 46;
     lv.0.linedefs[1].tag = 3;
     lv.0.linedefs[3].special = 103;
-    let opts = ImportOptions {
-        movers: true,
-        ..ImportOptions::default()
-    };
-    let out = import(&lv.0, "T", &TextureLibrary::empty(), &opts).unwrap();
+    let out = run_with_movers(&lv);
     let said: Vec<&String> = out
         .warnings
         .iter()
