@@ -298,6 +298,7 @@ fn leaving_a_vertex_keeps_the_sector_the_centre_is_really_in() {
     let map = SourceMap {
         specials: Vec::new(),
         scrolls: Vec::new(),
+        sides: Vec::new(),
         title: "nested".into(),
         vertices: vec![
             v(-512, -256),

@@ -25,6 +25,7 @@ fn rooms(special: (usize, usize, u8, u8), closet_ceiling: i32) -> Vec<u8> {
     let (v1, v2, action, trig) = special;
     let map = SourceMap {
         scrolls: Vec::new(),
+        sides: Vec::new(),
         title: "exits".into(),
         vertices: vec![
             v(0, 0),

@@ -33,7 +33,7 @@
 //! The compiler may use floating point for its decisions (it runs on the
 //! host, once); everything it writes is fixed-point.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use engine::config;
 use engine::format::blockmap::{for_each_block_touching_segment, Grid};
@@ -98,6 +98,37 @@ pub struct SourceMap {
     /// right of `v1 -> v2` moves
     /// ([`engine::format::wall_flag::SCROLL_LEFT`] or `SCROLL_RIGHT`).
     pub scrolls: Vec<SourceScroll>,
+    /// Sides whose textures are set by hand rather than by their
+    /// sectors' `wall_texture`.
+    pub sides: Vec<SourceSide>,
+}
+
+/// The textures of one side of a wall of a [`SourceMap`]: the wall
+/// between `v1` and `v2`, its side on the right of `v1 -> v2` (either way
+/// round for a one-sided wall, which has one side). What is `None` stays
+/// as the sector's `wall_texture` gives it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceSide {
+    /// One end.
+    pub v1: usize,
+    /// The other end.
+    pub v2: usize,
+    /// Every part the side shows: a one-sided wall's middle, a portal
+    /// side's upper and lower (overridden by the three below).
+    pub texture: Option<String>,
+    /// Above a portal's opening.
+    pub upper: Option<String>,
+    /// The wall, or a see-through texture in a portal.
+    pub middle: Option<String>,
+    /// Below a portal's opening.
+    pub lower: Option<String>,
+    /// Texture columns to skip.
+    pub x_offset: i16,
+    /// Texture rows to skip.
+    pub y_offset: i16,
+    /// [`engine::format::wall_flag::UPPER_UNPEGGED`] and
+    /// `LOWER_UNPEGGED`, for the whole wall.
+    pub flags: u16,
 }
 
 /// A scrolling wall of a [`SourceMap`]: the wall between `v1` and `v2`,
@@ -165,6 +196,8 @@ pub enum Site {
     Special(usize),
     /// A scrolling wall of a [`SourceMap`] ([`SourceMap::scrolls`]).
     Scroll(usize),
+    /// A side of a [`SourceMap`] ([`SourceMap::sides`]).
+    Side(usize),
 }
 
 /// A reason the level cannot be compiled.
@@ -786,12 +819,6 @@ pub fn build_textured(
     // or platform whose loop the room forgot), which no crossing shows.
     check_nesting(map, &walls, &wall_sites, &grid)?;
 
-    // 7. Textures, when the sectors name any.
-    let (sides, packed) = texture_sides(map, lib, &mut walls, &mut sectors);
-    let warnings = packed
-        .as_ref()
-        .map_or_else(Vec::new, |p| p.warnings.clone());
-
     // 8. Specials, on the walls their vertices name.
     let mut specials = Vec::with_capacity(map.specials.len());
     for (i, s) in map.specials.iter().enumerate() {
@@ -857,7 +884,19 @@ pub fn build_textured(
         w.flags |= sc.flag;
     }
 
-    // 9. The BSP, from our own node builder: every map has one (the
+    // 9. Textures, when the sectors or sides name any (after the specials
+    // and scrolls have turned the walls they need turned, so that a
+    // `side`'s right is the wall's front or back for good).
+    let TexturedSides {
+        sides,
+        switches,
+        packed,
+    } = texture_sides(map, lib, &mut walls, &mut sectors, &specials)?;
+    let warnings = packed
+        .as_ref()
+        .map_or_else(Vec::new, |p| p.warnings.clone());
+
+    // 10. The BSP, from our own node builder: every map has one (the
     // renderer draws by it).
     let bsp = crate::nodes::build(&map.vertices, &walls).map_err(no_bsp)?;
     let parts = Parts {
@@ -869,7 +908,7 @@ pub fn build_textured(
         sector_walls: &sector_walls,
         things: &map.things,
         wall_specials: &specials,
-        switches: &[],
+        switches: &switches,
         rotations: &[],
         grid: &grid,
         lists: &lists,
@@ -911,11 +950,31 @@ fn check_teleports(map: &SourceMap, compiled: &Compiled) -> Result<(), BuildErro
     Ok(())
 }
 
-/// Packs the textures a [`SourceMap`]'s sectors name and gives the walls
-/// their sides: a one-sided wall shows its sector's wall texture as its
-/// middle; each side of a portal shows the texture of the sector it faces
-/// as its upper and lower parts. Identical sides are shared. Nothing (no
-/// sides, no texture sections) when no sector names a texture and `lib`
+/// What [`texture_sides`] gives the walls.
+struct TexturedSides {
+    sides: Vec<SideRecord>,
+    switches: Vec<SwitchRecord>,
+    packed: Option<PackedTextures>,
+}
+
+/// The texture names of one side of a wall, before packing.
+#[derive(Clone, Debug, Default)]
+struct SideNames {
+    upper: Option<String>,
+    middle: Option<String>,
+    lower: Option<String>,
+    x_offset: i16,
+    y_offset: i16,
+}
+
+/// Packs the textures a [`SourceMap`]'s sectors and sides name and gives
+/// the walls their sides: a one-sided wall shows its sector's wall
+/// texture as its middle; each side of a portal shows the texture of the
+/// sector it faces as its upper and lower parts; a `side`
+/// ([`SourceMap::sides`]) replaces what it names. Identical sides are
+/// shared. A use special's wall whose front shows a switch texture
+/// becomes a switch ([`crate::texture::switch_record`]). Nothing (no
+/// sides, no texture sections) when nothing names a texture and `lib`
 /// has no palette of its own (with one, the map's colours are in it, so
 /// the map carries it).
 fn texture_sides(
@@ -923,15 +982,82 @@ fn texture_sides(
     lib: &TextureLibrary,
     walls: &mut [WallRecord],
     sectors: &mut [SectorRecord],
-) -> (Vec<SideRecord>, Option<PackedTextures>) {
+    specials: &[WallSpecialRecord],
+) -> Result<TexturedSides, BuildError> {
     let named = map.sectors.iter().any(|s| {
         s.floor_texture.is_some() || s.ceiling_texture.is_some() || s.wall_texture.is_some()
+    }) || map.sides.iter().any(|s| {
+        s.texture.is_some() || s.upper.is_some() || s.middle.is_some() || s.lower.is_some()
     });
-    if !named && lib.palette().is_none() {
-        return (Vec::new(), None);
+    let mut out = TexturedSides {
+        sides: Vec::new(),
+        switches: Vec::new(),
+        packed: None,
+    };
+    // The flags and offsets of `side` statements apply without textures.
+    let mut fronts = vec![SideNames::default(); walls.len()];
+    let mut backs = vec![SideNames::default(); walls.len()];
+    for (w, (front, back)) in walls.iter().zip(fronts.iter_mut().zip(backs.iter_mut())) {
+        let texture = |sector: u16| {
+            map.sectors
+                .get(usize::from(sector))
+                .and_then(|s| s.wall_texture.clone())
+        };
+        if w.back == NO_SECTOR {
+            front.middle = texture(w.front);
+        } else {
+            (front.upper, front.lower) = (texture(w.front), texture(w.front));
+            (back.upper, back.lower) = (texture(w.back), texture(w.back));
+        }
     }
+    let mut set = HashSet::new();
+    for (i, sd) in map.sides.iter().enumerate() {
+        let Some(wall) = wall_between(walls, sd.v1, sd.v2) else {
+            return Err(
+                err(Site::Side(i), "no wall runs between these two vertices")
+                    .help("a side belongs to a wall: two vertices next to each other in a loop"),
+            );
+        };
+        let w = &mut walls[wall];
+        let one_sided = w.back == NO_SECTOR;
+        let front = one_sided || (w.v1 as usize, w.v2 as usize) == (sd.v1, sd.v2);
+        if !set.insert((wall, front)) {
+            return Err(err(
+                Site::Side(i),
+                "this side is already set by an earlier `side` statement",
+            )
+            .help("say everything the side shows in one statement"));
+        }
+        w.flags |= sd.flags;
+        let names = if front {
+            &mut fronts[wall]
+        } else {
+            &mut backs[wall]
+        };
+        if let Some(t) = &sd.texture {
+            if one_sided {
+                names.middle = Some(t.clone());
+            } else {
+                (names.upper, names.lower) = (Some(t.clone()), Some(t.clone()));
+            }
+        }
+        for (part, given) in [
+            (&mut names.upper, &sd.upper),
+            (&mut names.middle, &sd.middle),
+            (&mut names.lower, &sd.lower),
+        ] {
+            if given.is_some() {
+                part.clone_from(given);
+            }
+        }
+        (names.x_offset, names.y_offset) = (sd.x_offset, sd.y_offset);
+    }
+    let offsets = |n: &SideNames| n.x_offset != 0 || n.y_offset != 0;
+    if !named && lib.palette().is_none() && !fronts.iter().chain(&backs).any(offsets) {
+        return Ok(out);
+    }
+
     let mut packer = Packer::new(lib);
-    let mut wall_texture = Vec::with_capacity(map.sectors.len());
     for (s, rec) in map.sectors.iter().zip(sectors.iter_mut()) {
         if let Some(name) = &s.floor_texture {
             rec.floor_texture = packer.flat(name);
@@ -939,35 +1065,53 @@ fn texture_sides(
         if let Some(name) = &s.ceiling_texture {
             rec.ceiling_texture = packer.flat(name);
         }
-        wall_texture.push(s.wall_texture.as_deref().map_or(NONE, |n| packer.wall(n)));
+        if let Some(name) = &s.wall_texture {
+            packer.wall(name);
+        }
     }
-    let mut sides: Vec<SideRecord> = Vec::new();
-    let mut shared: HashMap<(u16, u16, u16), u16> = HashMap::new();
-    let mut side = |upper: u16, middle: u16, lower: u16| {
-        if (upper, middle, lower) == (NONE, NONE, NONE) {
+    let mut shared: HashMap<(u16, u16, u16, i16, i16), u16> = HashMap::new();
+    let sides = &mut out.sides;
+    let mut side = |packer: &mut Packer, n: &SideNames| {
+        let mut pack = |t: &Option<String>| t.as_deref().map_or(NONE, |t| packer.wall(t));
+        let key = (
+            pack(&n.upper),
+            pack(&n.middle),
+            pack(&n.lower),
+            n.x_offset,
+            n.y_offset,
+        );
+        if key == (NONE, NONE, NONE, 0, 0) {
             return NONE;
         }
-        *shared.entry((upper, middle, lower)).or_insert_with(|| {
+        *shared.entry(key).or_insert_with(|| {
+            let (upper, middle, lower, x_offset, y_offset) = key;
             sides.push(SideRecord {
+                x_offset,
+                y_offset,
                 upper,
                 middle,
                 lower,
-                ..SideRecord::default()
             });
             (sides.len() - 1) as u16
         })
     };
-    for w in walls.iter_mut() {
-        let front = wall_texture[w.front as usize];
-        if w.back == NO_SECTOR {
-            w.front_side = side(NONE, front, NONE);
-        } else {
-            let back = wall_texture[w.back as usize];
-            w.front_side = side(front, NONE, front);
-            w.back_side = side(back, NONE, back);
+    for (w, (front, back)) in walls.iter_mut().zip(fronts.iter().zip(&backs)) {
+        w.front_side = side(&mut packer, front);
+        if w.back != NO_SECTOR {
+            w.back_side = side(&mut packer, back);
         }
     }
-    (sides, Some(packer.finish()))
+    for special in specials {
+        let Some(n) = fronts.get(usize::from(special.wall)) else {
+            continue;
+        };
+        let names = [&n.upper, &n.middle, &n.lower].map(|t| t.as_deref().unwrap_or("-"));
+        if let Some(r) = crate::texture::switch_record(special, names, lib, &mut packer) {
+            out.switches.push(r);
+        }
+    }
+    out.packed = Some(packer.finish());
+    Ok(out)
 }
 
 /// The wall between vertices `v1` and `v2`, either way round.
@@ -1543,6 +1687,7 @@ fn describe(site: &Site) -> String {
         Site::Line(i) => format!("linedef {i}"),
         Site::Special(i) => format!("special {i}"),
         Site::Scroll(i) => format!("scrolling wall {i}"),
+        Site::Side(i) => format!("side {i}"),
     }
 }
 
@@ -1598,6 +1743,7 @@ mod tests {
         SourceMap {
             specials: Vec::new(),
             scrolls: Vec::new(),
+            sides: Vec::new(),
             title: "room".into(),
             vertices: vec![
                 Vec2::from_int(0, 0),

@@ -33,7 +33,7 @@ pub mod walk;
 use std::path::Path;
 
 pub use diag::{Diagnostic, Diagnostics};
-pub use text::compile_source;
+pub use text::{compile_source, compile_source_with_files};
 
 /// A successfully compiled map.
 #[derive(Clone, Debug)]

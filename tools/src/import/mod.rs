@@ -496,28 +496,13 @@ pub fn import(
     // special's wall (but a manual door's: DOOM flips none of those).
     let mut switches = Vec::new();
     for special in &specials {
-        let action = special.action;
-        let manual_door = engine::format::wall_action::is_door(action)
-            && action & engine::format::wall_action::BACK_SECTOR != 0;
-        if special.trigger & engine::format::trigger::USE == 0 || manual_door {
-            continue;
-        }
         let i = usize::from(special.wall);
         let Some(sd) = front_sidedef.get(i).and_then(|&f| level.sidedefs.get(f)) else {
             continue;
         };
-        let mut other = |name: &str| match specials::switch_pair(name) {
-            Some(pair) if lib.has_wall(&pair) => packer.wall(&pair),
-            _ => NONE,
-        };
-        let record = engine::format::SwitchRecord {
-            wall: special.wall,
-            upper: other(&sd.upper),
-            middle: other(&sd.middle),
-            lower: other(&sd.lower),
-        };
-        if (record.upper, record.middle, record.lower) != (NONE, NONE, NONE) {
-            switches.push(record);
+        let names = [sd.upper.as_str(), sd.middle.as_str(), sd.lower.as_str()];
+        if let Some(r) = crate::texture::switch_record(special, names, lib, &mut packer) {
+            switches.push(r);
         }
     }
 

@@ -119,19 +119,6 @@ fn hexen(special: i32, args: &[i32; 5]) -> Action {
     }
 }
 
-/// The other texture of a switch (DOOM's `alphSwitchList` pairs every
-/// `SW1name` with `SW2name`, and P_ChangeSwitchTexture turns either
-/// into the other): `None` for a texture that is no switch.
-pub fn switch_pair(name: &str) -> Option<String> {
-    let upper = name.to_ascii_uppercase();
-    let rest = upper.get(3..).filter(|r| !r.is_empty())?;
-    match upper.get(..3)? {
-        "SW1" => Some(format!("SW2{rest}")),
-        "SW2" => Some(format!("SW1{rest}")),
-        _ => None,
-    }
-}
-
 /// The wall flag a scrolling line special gives its wall: DOOM's 48
 /// (left) and Boom's 85 (right), one unit a tick; 0 for any other.
 /// Hexen's `Scroll_Texture_*` (with a speed) are not read yet.
@@ -624,11 +611,6 @@ mod tests {
         assert_eq!(scroll(SpecialSet::Doom, 85), wall_flag::SCROLL_RIGHT);
         assert_eq!(scroll(SpecialSet::Doom, 1), 0);
         assert_eq!(scroll(SpecialSet::Hexen, 48), 0);
-        assert_eq!(switch_pair("SW1BRCOM").as_deref(), Some("SW2BRCOM"));
-        assert_eq!(switch_pair("sw2exit").as_deref(), Some("SW1EXIT"));
-        assert_eq!(switch_pair("SW1"), None);
-        assert_eq!(switch_pair("STARTAN3"), None);
-        assert_eq!(switch_pair("-"), None);
         assert_eq!(m(11), None);
         assert_eq!(mover(SpecialSet::Hexen, 12), None);
     }

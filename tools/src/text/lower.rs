@@ -5,10 +5,10 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use super::parse::{parse_line, Looks, SectorTextures, Spanned, Stmt};
+use super::parse::{parse_line, Looks, SectorTextures, SideLooks, Spanned, Stmt};
 use super::suggest;
 use crate::build::{
-    self, BuildOptions, Site, SourceMap, SourceScroll, SourceSector, SourceSpecial,
+    self, BuildOptions, Site, SourceMap, SourceScroll, SourceSector, SourceSide, SourceSpecial,
 };
 use crate::diag::{shown, Diagnostic, Diagnostics, Location, Severity, SourceFile, Span};
 use crate::texture::TextureLibrary;
@@ -94,10 +94,16 @@ struct Compiler<'a> {
     /// each was written.
     scrolls: Vec<(Spanned<&'a str>, Spanned<&'a str>, u16, Span)>,
     resolved_scrolls: Vec<(SourceScroll, Span)>,
+    /// `side` statements, resolved with the exits.
+    sides: Vec<(Spanned<&'a str>, Spanned<&'a str>, SideLooks<'a>, Span)>,
+    resolved_sides: Vec<(SourceSide, Span)>,
     player: Option<Span>,
     /// Where `textures` and `texture` files are looked for: the map
     /// file's directory.
     base_dir: PathBuf,
+    /// Files given with the source, looked up by the path as written
+    /// before the disk is searched ([`super::EmbeddedFiles`]).
+    files: super::EmbeddedFiles<'a>,
     /// The WADs' textures and the PNG images.
     library: TextureLibrary,
     /// A `textures` file could not be read: texture names are not checked.
@@ -118,7 +124,12 @@ pub const WAD_DIRS: [&str; 3] = [
 ];
 
 /// Compiles a text map; see [`super`] for the format.
-pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output, Diagnostics> {
+pub fn compile<'a>(
+    text: &'a str,
+    file_name: &str,
+    opts: BuildOptions,
+    files: super::EmbeddedFiles<'a>,
+) -> Result<Output, Diagnostics> {
     let mut c = Compiler {
         src: SourceFile::new(text, file_name),
         errors: Vec::new(),
@@ -134,10 +145,13 @@ pub fn compile(text: &str, file_name: &str, opts: BuildOptions) -> Result<Output
         specials: Vec::new(),
         scrolls: Vec::new(),
         resolved_scrolls: Vec::new(),
+        sides: Vec::new(),
+        resolved_sides: Vec::new(),
         player: None,
         base_dir: Path::new(file_name)
             .parent()
             .map_or_else(PathBuf::new, Path::to_path_buf),
+        files,
         library: TextureLibrary::empty(),
         library_failed: false,
         images: HashMap::new(),
@@ -507,6 +521,12 @@ impl<'a> Compiler<'a> {
                 span,
             }),
             Stmt::Scroll { v1, v2, flag, span } => self.scrolls.push((v1, v2, flag, span)),
+            Stmt::Side {
+                v1,
+                v2,
+                looks,
+                span,
+            } => self.sides.push((v1, v2, looks, span)),
             Stmt::Door {
                 v1,
                 v2,
@@ -559,13 +579,21 @@ impl<'a> Compiler<'a> {
         Err(format!("looked for {}", here.display()))
     }
 
+    /// The bytes of the file a `textures` or `texture` statement names,
+    /// and the name to show for it: a file given with the source, else
+    /// one [`Compiler::find_file`] finds.
+    fn read_file(&self, file: &str, wad: bool) -> Result<(String, Vec<u8>), String> {
+        if let Some((name, bytes)) = self.files.iter().find(|(name, _)| *name == file) {
+            return Ok((name.to_string(), bytes.to_vec()));
+        }
+        let path = self.find_file(file, wad)?;
+        Ok((path.display().to_string(), read_limited(&path)?))
+    }
+
     /// Reads the file of a `textures` statement (an error if it cannot).
     fn read_wad(&mut self, file: &Spanned<String>) -> Option<Vec<u8>> {
-        let found = self
-            .find_file(&file.value, true)
-            .and_then(|p| read_limited(&p));
-        match found {
-            Ok(bytes) => Some(bytes),
+        match self.read_file(&file.value, true) {
+            Ok((_, bytes)) => Some(bytes),
             Err(why) => {
                 let d = self
                     .error(
@@ -626,11 +654,10 @@ impl<'a> Compiler<'a> {
             return;
         }
         self.images.insert(key, span);
-        let result = self.find_file(&file.value, false).and_then(|p| {
-            let bytes = read_limited(&p)?;
+        let result = self.read_file(&file.value, false).and_then(|(p, bytes)| {
             self.library
                 .add_png(name.value, &bytes)
-                .map_err(|e| format!("{}: {e}", p.display()))
+                .map_err(|e| format!("{p}: {e}"))
         });
         if let Err(why) = result {
             let d = self
@@ -661,6 +688,16 @@ impl<'a> Compiler<'a> {
                 }
             }
             if let Some(t) = s.textures.wall {
+                let k = t.value.to_ascii_uppercase();
+                if !defined(&k) && !self.library.has_wall(&k) {
+                    unknown.push((t, "wall texture"));
+                }
+            }
+        }
+        for (_, _, looks, _) in &self.sides {
+            let defined = |k: &str| k == "-" || self.images.contains_key(k);
+            let named = [looks.texture, looks.upper, looks.middle, looks.lower];
+            for t in named.into_iter().flatten() {
                 let k = t.value.to_ascii_uppercase();
                 if !defined(&k) && !self.library.has_wall(&k) {
                     unknown.push((t, "wall texture"));
@@ -764,6 +801,31 @@ impl<'a> Compiler<'a> {
             if let (Some(v1), Some(v2)) = (a, b) {
                 self.resolved_scrolls
                     .push((SourceScroll { v1, v2, flag }, span));
+            }
+        }
+        for (v1, v2, looks, span) in std::mem::take(&mut self.sides) {
+            let a = self.vertex_names.get(v1.value).copied();
+            let b = self.vertex_names.get(v2.value).copied();
+            if a.is_none() {
+                self.unknown("vertex", v1);
+            }
+            if b.is_none() {
+                self.unknown("vertex", v2);
+            }
+            if let (Some(v1), Some(v2)) = (a, b) {
+                let name = |t: Option<Spanned<&str>>| t.map(|t| t.value.to_string());
+                let side = SourceSide {
+                    v1,
+                    v2,
+                    texture: name(looks.texture),
+                    upper: name(looks.upper),
+                    middle: name(looks.middle),
+                    lower: name(looks.lower),
+                    x_offset: looks.x_offset,
+                    y_offset: looks.y_offset,
+                    flags: looks.flags,
+                };
+                self.resolved_sides.push((side, span));
             }
         }
     }
@@ -941,6 +1003,7 @@ impl<'a> Compiler<'a> {
                 .iter()
                 .map(|(s, _)| s.clone())
                 .collect(),
+            sides: self.resolved_sides.iter().map(|(s, _)| s.clone()).collect(),
             title: self.title.as_ref().map_or(String::new(), |t| t.0.clone()),
             vertices: self.vertices.iter().map(|v| v.pos).collect(),
             sectors: self
@@ -983,6 +1046,7 @@ impl<'a> Compiler<'a> {
             Site::Thing(i) => self.things.get(i).map(|t| t.span),
             Site::Special(i) => self.specials.get(i).map(|s| s.1),
             Site::Scroll(i) => self.resolved_scrolls.get(i).map(|s| s.1),
+            Site::Side(i) => self.resolved_sides.get(i).map(|s| s.1),
             // Only `build_walls` names linedefs; the text format has none.
             Site::Line(_) => None,
         };

@@ -15,6 +15,8 @@
 //! exit V1 V2 [secret] [walk]           # the wall V1-V2 ends the level: used (or walked over)
 //! key blue|yellow|red X Y [skull]      # a keycard (skull key) to pick up; walls take `key COLOUR`
 //! scroll V1 V2 [left|right]            # the side on the right of V1 -> V2 scrolls, a unit a tick
+//! side V1 V2 [texture T] [upper T] [middle T] [lower T] [offset X Y] [upper_unpegged] [lower_unpegged]
+//!                                      # the textures of the side on the right of V1 -> V2
 //! ```
 //!
 //! * One statement per line; tokens are separated by white space. A `#`
@@ -66,8 +68,19 @@
 //! * `floor_texture`/`ceiling_texture` name flats (`F_SKY1` shows the sky
 //!   texture `SKY1`); `wall_texture` names the wall texture of the
 //!   sector's sides: the middle of its one-sided walls and, on a portal,
-//!   the parts above and below the opening seen from this sector. A
-//!   surface without a texture keeps its colour. An unknown name is an
+//!   the parts above and below the opening seen from this sector. `side
+//!   V1 V2` sets one side by hand: the wall's side on the right of
+//!   `V1 -> V2` (a one-sided wall's only side, either way round);
+//!   `texture T` is what `wall_texture` would give it, `upper`, `middle`
+//!   and `lower` one part each (a portal's `middle` is drawn see-through),
+//!   `offset X Y` skips texture columns and rows, and `upper_unpegged` /
+//!   `lower_unpegged` are DOOM's linedef flags, for the whole wall. A
+//!   side set twice is an error. A used special (an `exit`, a switched
+//!   `door`, `floor`... not a door opened from its own face) whose wall's
+//!   front shows an `SW1name` texture becomes a switch when `SW2name` is
+//!   also defined: it flips to it, as DOOM's switches do, and back after
+//!   a second if the special can be used again. A surface without a
+//!   texture keeps its colour. An unknown name is an
 //!   error.
 //!
 //! Errors print like rustc's, with `file:line:column` and the offending
@@ -114,7 +127,8 @@ pub fn mover_action_name(action: u8) -> Option<String> {
 use crate::build::BuildOptions;
 use crate::{Diagnostics, Output};
 
-/// Compiles a text map. `file_name` is only used in messages.
+/// Compiles a text map. `file_name` is used in messages, and its
+/// directory is where `texture` and `textures` files are looked for.
 ///
 /// On success the [`Output`] holds the compiled bytes, their figures and
 /// the warnings, each rendered like rustc's. On failure the
@@ -129,7 +143,25 @@ pub fn compile_source_with(
     file_name: &str,
     opts: BuildOptions,
 ) -> Result<Output, Diagnostics> {
-    lower::compile(text, file_name, opts)
+    lower::compile(text, file_name, opts, &[])
+}
+
+/// Files a text map's `texture` and `textures` statements read, given
+/// with the source rather than read from the disk: each as the path the
+/// statement writes and the file's bytes. A level built into a program
+/// carries its textures this way, so that it needs no files beside the
+/// binary.
+pub type EmbeddedFiles<'f> = &'f [(&'f str, &'f [u8])];
+
+/// [`compile_source`] with files given with the source: a statement
+/// naming one of `files` reads it from there, any other from the disk
+/// (relative to `file_name`'s directory).
+pub fn compile_source_with_files<'a>(
+    text: &'a str,
+    file_name: &str,
+    files: EmbeddedFiles<'a>,
+) -> Result<Output, Diagnostics> {
+    lower::compile(text, file_name, BuildOptions::default(), files)
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough

@@ -54,6 +54,41 @@ pub struct SectorTextures<'a> {
     pub wall: Option<Spanned<&'a str>>,
 }
 
+/// What a `side` statement sets on one side of a wall (`None` and 0
+/// where not given).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct SideLooks<'a> {
+    /// `texture NAME`: every part the side shows (a one-sided wall's
+    /// middle, a portal side's upper and lower), as a sector's
+    /// `wall_texture` does.
+    pub texture: Option<Spanned<&'a str>>,
+    /// `upper NAME`: above a portal's opening.
+    pub upper: Option<Spanned<&'a str>>,
+    /// `middle NAME`: a one-sided wall, or a see-through texture in a
+    /// portal.
+    pub middle: Option<Spanned<&'a str>>,
+    /// `lower NAME`: below a portal's opening.
+    pub lower: Option<Spanned<&'a str>>,
+    /// `offset X Y`: texture columns and rows to skip.
+    pub x_offset: i16,
+    /// See `x_offset`.
+    pub y_offset: i16,
+    /// `upper_unpegged`, `lower_unpegged`: [`engine::format::wall_flag`]
+    /// bits, for the whole wall (as DOOM's linedef flags).
+    pub flags: u16,
+}
+
+/// The options of `side V1 V2 ...`.
+pub const SIDE_KEYS: [&str; 7] = [
+    "texture",
+    "upper",
+    "middle",
+    "lower",
+    "offset",
+    "upper_unpegged",
+    "lower_unpegged",
+];
+
 /// Longest texture name (DOOM's lump names; the compiled map stores 8
 /// bytes).
 pub const MAX_TEXTURE_NAME: usize = 8;
@@ -159,6 +194,20 @@ pub enum Stmt<'a> {
         /// The whole statement.
         span: Span,
     },
+    /// `side V1 V2 [texture T] [upper T] [middle T] [lower T] [offset X Y]
+    /// [upper_unpegged] [lower_unpegged]`: the textures of the wall's
+    /// side on the right of `v1 -> v2` (either way round for a one-sided
+    /// wall), in place of its sector's `wall_texture`.
+    Side {
+        /// One end.
+        v1: Spanned<&'a str>,
+        /// The other end.
+        v2: Spanned<&'a str>,
+        /// What it sets.
+        looks: SideLooks<'a>,
+        /// The whole statement.
+        span: Span,
+    },
     /// `key COLOUR X Y [skull]`: a keycard (or skull key) the player
     /// picks up by touching it; `lock` is its colour as a
     /// [`trigger::lock`] value.
@@ -251,7 +300,7 @@ impl ParseError {
 }
 
 /// The statement keywords, for messages and suggestions.
-pub const KEYWORDS: [&str; 20] = [
+pub const KEYWORDS: [&str; 21] = [
     "title",
     "vertex",
     "sector",
@@ -270,6 +319,7 @@ pub const KEYWORDS: [&str; 20] = [
     "destination",
     "key",
     "scroll",
+    "side",
     "textures",
     "texture",
 ];
@@ -490,6 +540,17 @@ pub fn parse_line<'a>(
                 span: stmt_span,
             }
         }
+        "side" => {
+            let v1 = p.name("vertex")?;
+            let v2 = p.name("vertex")?;
+            let looks = p.side_looks(v2.span)?;
+            Stmt::Side {
+                v1,
+                v2,
+                looks,
+                span: stmt_span,
+            }
+        }
         "key" => {
             let lock = p.key_colour()?;
             let x = p.coordinate("X coordinate")?;
@@ -593,6 +654,10 @@ impl<'a> Parser<'_, 'a> {
             "lights" => "lights V1 V2 KIND tag N [walk] [once] [key COLOUR]",
             "key" => "key blue|yellow|red X Y [skull]",
             "scroll" => "scroll V1 V2 [left|right]",
+            "side" => {
+                "side V1 V2 [texture T] [upper T] [middle T] [lower T] [offset X Y] \
+                 [upper_unpegged] [lower_unpegged]"
+            }
             "teleport" => "teleport V1 V2 tag N [once]",
             "destination" => "destination X Y ANGLE",
             _ => "entity X Y RADIUS",
@@ -817,6 +882,70 @@ impl<'a> Parser<'_, 'a> {
             special,
             span,
         })
+    }
+
+    /// The options of a `side` statement: at least one, none twice.
+    fn side_looks(&mut self, after: Span) -> Result<SideLooks<'a>, ParseError> {
+        let mut looks = SideLooks::default();
+        let mut seen: Vec<&str> = Vec::new();
+        while self.pos < self.tokens.len() {
+            let key = &self.tokens[self.pos];
+            self.pos += 1;
+            let k = key.text;
+            if key.kind != TokenKind::Word || !SIDE_KEYS.contains(&k) {
+                let help = match super::suggest(k, SIDE_KEYS.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => format!("the options are: {}", SIDE_KEYS.join(", ")),
+                };
+                return Err(
+                    error(key.span, format!("unknown side option `{}`", shown(k))).help(help),
+                );
+            }
+            if seen.contains(&k) {
+                return Err(error(key.span, format!("`{}` is given twice", shown(k))));
+            }
+            seen.push(k);
+            use engine::format::wall_flag::{LOWER_UNPEGGED, UPPER_UNPEGGED};
+            match k {
+                "texture" => looks.texture = Some(self.texture_name()?),
+                "upper" => looks.upper = Some(self.texture_name()?),
+                "middle" => looks.middle = Some(self.texture_name()?),
+                "lower" => looks.lower = Some(self.texture_name()?),
+                "offset" => {
+                    looks.x_offset = self.offset("X offset")?;
+                    looks.y_offset = self.offset("Y offset")?;
+                }
+                "upper_unpegged" => looks.flags |= UPPER_UNPEGGED,
+                // The last of SIDE_KEYS: "lower_unpegged".
+                _ => looks.flags |= LOWER_UNPEGGED,
+            }
+        }
+        if seen.is_empty() {
+            return Err(error(
+                after.after(),
+                "expected what the side shows after its vertices",
+            )
+            .help(self.usage()));
+        }
+        Ok(looks)
+    }
+
+    /// A whole number of texels within ±32767 (a side's offset).
+    fn offset(&mut self, what: &str) -> Result<i16, ParseError> {
+        let t = self.next(&format!("the {what}"))?;
+        let v = parse_int(t.text)
+            .ok()
+            .filter(|v| (-32767..=32767).contains(v));
+        match v {
+            Some(v) if t.kind == TokenKind::Word => Ok(v as i16),
+            _ => Err(error(
+                t.span,
+                format!(
+                    "invalid {what} `{}`: expected a whole number from -32767 to 32767",
+                    shown(t.text)
+                ),
+            )),
+        }
     }
 
     /// A sector's `effect`: what its light does by itself, by the names

@@ -543,6 +543,107 @@ fn png_textures_on_sectors_and_sides() {
 }
 
 #[test]
+fn side_statements_set_a_sides_textures_and_switches_flip() {
+    use engine::format::{wall_flag, MapView, NONE, NO_SECTOR};
+    let dir = textured_dir("sides");
+    let path = dir.join("t.map").display().to_string();
+    // The hall's west wall (one-sided: either order names it) is an exit
+    // switch; the portal b-c shows BLUE above and RED below on its side
+    // on the right of b -> c (the side room's), and the hall's side keeps
+    // the hall's RED.
+    let src = format!(
+        "{TEXTURED}texture SW1ONE red.png\ntexture sw2one blue.png\n\
+         side a d middle SW1ONE offset 8 -4 lower_unpegged\nexit d a\n\
+         side b c upper blue lower red\n"
+    );
+    let out = compile_source(&src, &path).unwrap_or_else(|d| panic!("{d}"));
+    assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+    let v = MapView::new_checked(&out.bytes).unwrap();
+    let index = |name: &str| {
+        (0..v.texture_count())
+            .find(|&i| {
+                let flat = v.texture(i as u16).unwrap().flags & engine::format::texture_flag::FLAT;
+                v.texture_name(i) == name && flat == 0
+            })
+            .unwrap_or_else(|| panic!("wall texture {name} not packed")) as u16
+    };
+    let (red, blue, sw1, sw2) = (
+        index("RED"),
+        index("BLUE"),
+        index("SW1ONE"),
+        index("SW2ONE"),
+    );
+    let west = (0..v.wall_count())
+        .find(|&i| {
+            let w = v.wall(i);
+            let x = |k: u16| v.vertex(usize::from(k)).x;
+            w.back == NO_SECTOR && x(w.v1) == 0 && x(w.v2) == 0
+        })
+        .unwrap();
+    let w = v.wall(west);
+    let front = v.side(usize::from(w.front_side));
+    assert_eq!((front.upper, front.middle, front.lower), (NONE, sw1, NONE));
+    assert_eq!((front.x_offset, front.y_offset), (8, -4));
+    assert_eq!(
+        w.flags & wall_flag::LOWER_UNPEGGED,
+        wall_flag::LOWER_UNPEGGED
+    );
+    let switch = v.switch(west as u16).expect("the exit switch flips");
+    assert_eq!(
+        (switch.upper, switch.middle, switch.lower),
+        (NONE, sw2, NONE)
+    );
+    assert_eq!(v.switch_count(), 1);
+    let portal = (0..v.wall_count())
+        .map(|i| v.wall(i))
+        .find(|w| w.back != NO_SECTOR)
+        .unwrap();
+    let (hall_side, side_side) = if portal.front == 0 {
+        (portal.front_side, portal.back_side)
+    } else {
+        (portal.back_side, portal.front_side)
+    };
+    let (h, s) = (
+        v.side(usize::from(hall_side)),
+        v.side(usize::from(side_side)),
+    );
+    assert_eq!((h.upper, h.middle, h.lower), (red, NONE, red));
+    assert_eq!((s.upper, s.middle, s.lower), (blue, NONE, red));
+    // A walk-over exit does not flip, nor does a texture without a pair.
+    let walk = src.replace("exit d a", "exit d a walk");
+    let out = compile_source(&walk, &path).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(MapView::new_checked(&out.bytes).unwrap().switch_count(), 0);
+    let unpaired = src.replace("texture sw2one blue.png\n", "");
+    let out = compile_source(&unpaired, &path).unwrap_or_else(|d| panic!("{d}"));
+    assert_eq!(MapView::new_checked(&out.bytes).unwrap().switch_count(), 0);
+    // Mistakes.
+    let one = |text: &str| {
+        let d = compile_source(&format!("{TEXTURED}{text}"), &path).expect_err(text);
+        assert_eq!(d.errors.len(), 1, "{d}");
+        d.errors[0].clone()
+    };
+    let e = one("side a c texture RED\n");
+    assert!(e.message.contains("no wall runs between"), "{}", e.message);
+    let e = one("side a d\n");
+    assert!(
+        e.message.contains("expected what the side shows"),
+        "{}",
+        e.message
+    );
+    let e = one("side a d textur RED\n");
+    assert_eq!(e.help, ["did you mean `texture`?"]);
+    let e = one("side a d texture REDD\n");
+    assert_eq!(e.message, "unknown wall texture `REDD`");
+    let e = one("side a d texture RED texture RED\n");
+    assert!(e.message.contains("given twice"), "{}", e.message);
+    let e = one("side a d offset 1.5 0\n");
+    assert!(e.message.contains("invalid X offset"), "{}", e.message);
+    let e = one("side a d texture RED\nside d a upper RED\n");
+    assert!(e.message.contains("already set"), "{}", e.message);
+    assert_eq!(underlined(&e), "side d a upper RED");
+}
+
+#[test]
 fn texture_errors_point_at_the_name() {
     let dir = textured_dir("errors");
     let path = dir.join("t.map").display().to_string();

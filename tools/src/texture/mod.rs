@@ -34,6 +34,9 @@
 mod doom;
 mod picture;
 mod pngfile;
+mod switch;
+
+pub use switch::{switch_pair, switch_record};
 
 /// DOOM picture encoding, for other modules' tests to build WADs.
 #[cfg(test)]
