@@ -57,6 +57,35 @@ pub const DEFAULT_MAP_NAME: &str = "maps/e1_hangar.map";
 /// needs no files next to the binary.
 pub const DEFAULT_MAP_SOURCE: &str = include_str!("../../maps/e1_hangar.map");
 
+/// A file of `maps/`, as [`DEFAULT_MAP_FILES`] lists it.
+macro_rules! embedded {
+    ($path:literal) => {
+        ($path, include_bytes!(concat!("../../maps/", $path)))
+    };
+}
+
+/// The PNG files the built-in level's `texture` statements name, built
+/// in with it (each under the path the statement writes).
+pub const DEFAULT_MAP_FILES: &[(&str, &[u8])] = &[
+    embedded!("textures/bricks.png"),
+    embedded!("textures/tiles.png"),
+    embedded!("textures/panels.png"),
+    embedded!("textures/sky.png"),
+    embedded!("textures/concrete.png"),
+    embedded!("textures/plate.png"),
+    embedded!("textures/ceil.png"),
+    embedded!("textures/grass.png"),
+    embedded!("textures/dirt.png"),
+    embedded!("textures/wood.png"),
+    embedded!("textures/computer.png"),
+    embedded!("textures/doortrak.png"),
+    embedded!("textures/door.png"),
+    embedded!("textures/sw1exit.png"),
+    embedded!("textures/sw2exit.png"),
+    embedded!("textures/lift.png"),
+    embedded!("textures/gate.png"),
+];
+
 /// A map ready to load, with a short name for the window title.
 #[derive(Clone, Debug)]
 pub struct MapFile {
@@ -100,5 +129,29 @@ mod tests {
         let (map, _warnings) = load_map(None).unwrap();
         assert_eq!(map.title, "e1_hangar");
         engine::world::Level::load(&map.bytes).unwrap();
+    }
+
+    #[test]
+    fn the_built_in_level_carries_every_texture_it_names() {
+        // From a directory without the PNGs: only the files built in.
+        let out = tools::compile_source_with_files(
+            DEFAULT_MAP_SOURCE,
+            "/nonexistent/e1_hangar.map",
+            DEFAULT_MAP_FILES,
+        )
+        .unwrap_or_else(|d| panic!("{d}"));
+        assert!(out.warnings.is_empty(), "{:?}", out.warnings);
+        let view = engine::format::MapView::new_checked(&out.bytes).unwrap();
+        let statements = DEFAULT_MAP_SOURCE
+            .lines()
+            .filter(|l| l.starts_with("texture "))
+            .count();
+        assert_eq!(
+            statements,
+            DEFAULT_MAP_FILES.len(),
+            "one file per statement"
+        );
+        assert!(view.texture_count() >= statements);
+        assert!(view.switch_count() >= 1, "the exit switch flips");
     }
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use tools::wad::Wad;
 
-use crate::{MapFile, DEFAULT_MAP_NAME, DEFAULT_MAP_SOURCE};
+use crate::{MapFile, DEFAULT_MAP_FILES, DEFAULT_MAP_NAME, DEFAULT_MAP_SOURCE};
 
 /// How long compiling may take before a progress line appears.
 pub const PROGRESS_AFTER: Duration = Duration::from_millis(300);
@@ -87,7 +87,12 @@ pub fn load(
             ));
         }
         let out = compile_with_progress(DEFAULT_MAP_NAME, progress, || {
-            tools::compile_source(DEFAULT_MAP_SOURCE, DEFAULT_MAP_NAME).map_err(|e| e.to_string())
+            tools::compile_source_with_files(
+                DEFAULT_MAP_SOURCE,
+                DEFAULT_MAP_NAME,
+                DEFAULT_MAP_FILES,
+            )
+            .map_err(|e| e.to_string())
         })?;
         let map = MapFile {
             bytes: out.bytes,

@@ -306,3 +306,40 @@ fn the_hangars_teleporter_sends_the_player_from_the_lookout_to_the_lobby() {
     assert_eq!((p.pos.x, p.pos.y), (fx(96), fx(96)), "{p:?}");
     assert_eq!(p.angle, Angle::ZERO);
 }
+
+#[test]
+fn the_hangars_exit_switch_flips_as_the_level_ends() {
+    use engine::game::{Game, Input};
+    use engine::math::Angle;
+    use engine::render::{render, Frame, Scene, Shades};
+    use engine::world::WallId;
+    let bytes = compile("e1_hangar.map");
+    let l = Level::load(&bytes).unwrap();
+    let view = l.map();
+    let sw2 = (0..view.texture_count())
+        .find(|&i| view.texture_name(i) == "SW2EXIT")
+        .expect("SW2EXIT is packed") as u16;
+    let switch = (0..view.switch_count())
+        .map(|i| view.switch_at(i))
+        .find(|s| s.middle == sw2)
+        .expect("a wall flips to SW2EXIT");
+    // In the control room, facing the switch (west).
+    let start = Vec2::new(fx(100), fx(1152));
+    let mut game = Game::starting_at(l, start, Angle::from_degrees(fx(180))).unwrap();
+    let picture = |level: &Level<'_>, game: &Game<'_>| {
+        let shades: Shades<u32> = Shades::for_map(level.map());
+        let mut pixels = vec![0u32; 160 * 100];
+        let mut frame = Frame::new(&mut pixels, 160, 100, 160).unwrap();
+        render(&Scene::new(level, game.camera()), &shades, &mut frame);
+        pixels
+    };
+    let before = picture(&game.level(), &game);
+    game.tick(Input::IDLE.with_use(true));
+    assert!(game.exit().is_some(), "the exit switch ends the level");
+    assert!(game.level().switched(WallId(switch.wall)).is_some());
+    assert_ne!(
+        picture(&game.level(), &game),
+        before,
+        "the switch shows SW2EXIT"
+    );
+}
