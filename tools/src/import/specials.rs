@@ -447,13 +447,16 @@ pub fn wall_special(set: SpecialSet, l: &crate::doom::Linedef) -> Option<(u8, u8
 /// UDMF namespaces), as the compiled map's `(`[`wall_action`]`,
 /// `[`trigger`]`, tag)`: `Door_Close`, `Door_Open`, `Door_Raise` and
 /// `Door_LockedRaise` (10-13; tag 0 is the door behind the line),
-/// `Plat_DownWaitUpStay` (62), `Teleport` (70, to the tagged sector's
-/// destination) and `Exit_Normal`, `Exit_Secret` (243, 244), set off by
-/// the player crossing or using the line (`flags`' activation bits) and
-/// repeatable with its repeat bit. A door or lift of DOOM's speed and
-/// wait is DOOM's; any other takes Boom's nearest speed and wait
-/// ([`wall_action::BOOM_DOOR`], [`wall_action::BOOM_LIFT`]). Other
-/// specials, activations and locks (`any key`, `all keys`) are not read.
+/// `Door_CloseWaitOpen` (249), `Plat_DownWaitUpStay` (62), `Teleport`
+/// (70, to the tagged sector's destination) and `Exit_Normal`,
+/// `Exit_Secret` (243, 244), set off by the player crossing or using the
+/// line (`flags`' activation bits) and repeatable with its repeat bit. A
+/// door or lift of DOOM's speed and wait is DOOM's; any other takes
+/// Boom's nearest speed and wait ([`wall_action::BOOM_DOOR`],
+/// [`wall_action::BOOM_LIFT`]). The floors, ceilings, stairs, platforms
+/// and lights DOOM has are read in the forms ZDoom gives DOOM's own
+/// specials ([`doom_plane_special`]). Other specials, activations and
+/// locks (`any key`, `all keys`) are not read.
 pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(u8, u8, u16)> {
     use crate::doom::line_flag::{activation, ACTIVATION, ACTIVATION_SHIFT, REPEAT};
     use wall_action::*;
@@ -479,6 +482,7 @@ pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(
             (0, 16) if wait == 150 => Some(DOOR_RAISE),
             (0, 64) if wait == 150 => Some(DOOR_FAST_RAISE),
             (1, 16) => Some(DOOR_OPEN),
+            (2, 16) if wait == 1050 => Some(DOOR_CLOSE_WAIT_OPEN),
             (1, 64) => Some(DOOR_FAST_OPEN),
             (3, 16) => Some(DOOR_CLOSE),
             (3, 64) => Some(DOOR_FAST_CLOSE),
@@ -522,6 +526,8 @@ pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(
             };
             (action, how, tag)
         }
+        // Door_CloseWaitOpen: its wait in eighths of a second.
+        249 => (door(2, args[1], args[2] * 35 / 8), how, tag),
         70 => (
             TELEPORT,
             how,
@@ -529,6 +535,66 @@ pub fn hexen_wall_special(special: i32, args: &[i32; 5], flags: u16) -> Option<(
         ),
         243 => (EXIT, how, 0),
         244 => (SECRET_EXIT, how, 0),
+        // A floor, ceiling or light special moves the tagged sectors.
+        _ if tag == 0 => return None,
+        _ => (doom_plane_special(special, args)?, how, tag),
+    })
+}
+
+/// The floor, ceiling, stairs, platform and light specials of Hexen
+/// numbering that are DOOM's own: the speeds and amounts ZDoom's
+/// translation of DOOM's line specials gives them (its `xlat` table:
+/// floors in eighths of a unit a tick, 8 for DOOM's 1 unit; stairs 2 and
+/// 32; platforms 32 and 64, waiting 105 ticks). Any other speed or amount
+/// is no DOOM special, and is not read.
+fn doom_plane_special(special: i32, args: &[i32; 5]) -> Option<u8> {
+    use wall_action::*;
+    let a = (args[1], args[2], args[3], args[4]);
+    Some(match (special, a) {
+        // Floor_LowerToLowest, Floor_LowerToLowestTxTy.
+        (21, (8, ..)) => FLOOR_LOWER_TO_LOWEST,
+        (241, (8, ..)) => FLOOR_LOWER_TO_LOWEST_CHANGE,
+        // Floor_LowerToHighest: an adjust of 128 is none, 136 is 8 above.
+        (242, (8, 128, ..)) => FLOOR_LOWER,
+        (242, (32, 136, ..)) => FLOOR_LOWER_FAST,
+        // Floor_RaiseToLowestCeiling, Floor_RaiseToNearest.
+        (238, (8, ..)) => FLOOR_RAISE,
+        (25, (8, ..)) => FLOOR_RAISE_TO_NEXT,
+        (25, (32, ..)) => FLOOR_RAISE_TO_NEXT_FAST,
+        // Floor_RaiseByValue, Floor_RaiseByValueTxTy, Floor_RaiseByValueTimes8.
+        (23, (8, 24, ..)) => FLOOR_RAISE_24,
+        (239, (8, 24, ..)) => FLOOR_RAISE_24_CHANGE,
+        (35, (8, 64, ..)) => FLOOR_RAISE_512,
+        // Floor_RaiseAndCrush (the engine has no health: any damage).
+        (28, (8, ..)) => FLOOR_RAISE_CRUSH,
+        // Floor_Donut.
+        (250, (4, 4, ..)) => DONUT,
+        // Ceiling_LowerToFloor, Ceiling_LowerAndCrush, and Generic_Ceiling
+        // as DOOM's 40 (up to the highest neighbouring ceiling).
+        (254, (8, ..)) => CEILING_LOWER_TO_FLOOR,
+        (43, (8, ..)) => CEILING_LOWER_AND_CRUSH,
+        (201, (8, 0, 1, 8)) => CEILING_RAISE_TO_HIGHEST,
+        // Ceiling_CrushAndRaiseA and its silent twin; Ceiling_CrushStop.
+        (196 | 197, (8, 8, ..)) => CEILING_CRUSHER,
+        (196 | 197, (16, 16, ..)) => CEILING_CRUSHER_FAST,
+        (44, _) => CEILING_CRUSHER_STOP,
+        // Stairs_BuildUpDoom.
+        (217, (2, 8, ..)) => STAIRS_8,
+        (217, (32, 16, ..)) => STAIRS_16_FAST,
+        // Plat_DownWaitUpStayLip with no lip, Plat_PerpetualRaiseLip,
+        // Plat_Stop, Plat_RaiseAndStayTx0, Plat_UpByValueStayTx (by 8s).
+        (206, (32, 105, 0, _)) => LIFT,
+        (206, (64, 105, 0, _)) => LIFT_FAST,
+        (207, (8, 105, 0, _)) => LIFT_PERPETUAL,
+        (61, _) => LIFT_STOP,
+        (228, (4, ..)) => PLAT_RAISE_TO_NEXT_CHANGE,
+        (230, (4, 3, ..)) => PLAT_RAISE_24_CHANGE,
+        (230, (4, 4, ..)) => PLAT_RAISE_32_CHANGE,
+        // Light_ChangeToValue, Light_MaxNeighbor, Light_MinNeighbor.
+        (112, (255, ..)) => LIGHT_FULL,
+        (112, (35, ..)) => LIGHT_DIM,
+        (234, _) => LIGHT_BRIGHTEST_AROUND,
+        (233, _) => LIGHT_DARKEST_AROUND,
         _ => return None,
     })
 }

@@ -953,6 +953,62 @@ fn hexen_doors_lifts_teleports_and_exits_are_the_games_to_move() {
 }
 
 #[test]
+fn hexen_floors_ceilings_stairs_platforms_and_lights_at_dooms_speeds_are_read() {
+    use crate::doom::line_flag::{activation, ACTIVATION_SHIFT};
+    use engine::format::{trigger, wall_action as act};
+    let crossed = activation::CROSS << ACTIVATION_SHIFT;
+    let one = |special, args: [i32; 5]| {
+        let v = hexen_door(special, args, crossed);
+        assert!(v.len() <= 1, "{v:?}");
+        v.first().map(|s| (s.action, s.trigger, s.tag))
+    };
+    let w = trigger::WALK;
+    // The forms ZDoom gives DOOM's own specials (its translation table).
+    for (special, args, action) in [
+        (21, [5, 8, 0, 0, 0], act::FLOOR_LOWER_TO_LOWEST),
+        (241, [5, 8, 0, 0, 0], act::FLOOR_LOWER_TO_LOWEST_CHANGE),
+        (242, [5, 8, 128, 0, 0], act::FLOOR_LOWER),
+        (242, [5, 32, 136, 0, 0], act::FLOOR_LOWER_FAST),
+        (238, [5, 8, 0, 0, 0], act::FLOOR_RAISE),
+        (25, [5, 32, 0, 0, 0], act::FLOOR_RAISE_TO_NEXT_FAST),
+        (23, [5, 8, 24, 0, 0], act::FLOOR_RAISE_24),
+        (35, [5, 8, 64, 0, 0], act::FLOOR_RAISE_512),
+        (28, [5, 8, 10, 0, 0], act::FLOOR_RAISE_CRUSH),
+        (250, [5, 4, 4, 0, 0], act::DONUT),
+        (254, [5, 8, 0, 0, 0], act::CEILING_LOWER_TO_FLOOR),
+        (201, [5, 8, 0, 1, 8], act::CEILING_RAISE_TO_HIGHEST),
+        (196, [5, 16, 16, 10, 0], act::CEILING_CRUSHER_FAST),
+        (197, [5, 8, 8, 10, 0], act::CEILING_CRUSHER),
+        (44, [5, 0, 0, 0, 0], act::CEILING_CRUSHER_STOP),
+        (217, [5, 2, 8, 0, 0], act::STAIRS_8),
+        (217, [5, 32, 16, 0, 0], act::STAIRS_16_FAST),
+        (206, [5, 32, 105, 0, 0], act::LIFT),
+        (207, [5, 8, 105, 0, 0], act::LIFT_PERPETUAL),
+        (61, [5, 0, 0, 0, 0], act::LIFT_STOP),
+        (228, [5, 4, 0, 0, 0], act::PLAT_RAISE_TO_NEXT_CHANGE),
+        (230, [5, 4, 4, 0, 0], act::PLAT_RAISE_32_CHANGE),
+        (112, [5, 255, 0, 0, 0], act::LIGHT_FULL),
+        (112, [5, 35, 0, 0, 0], act::LIGHT_DIM),
+        (234, [5, 0, 0, 0, 0], act::LIGHT_BRIGHTEST_AROUND),
+        (233, [5, 0, 0, 0, 0], act::LIGHT_DARKEST_AROUND),
+        (249, [5, 16, 240, 0, 0], act::DOOR_CLOSE_WAIT_OPEN),
+    ] {
+        assert_eq!(
+            one(special, args),
+            Some((action, w, 5)),
+            "{special} {args:?}"
+        );
+    }
+    // Another speed or amount is no DOOM special; nor is a floor that
+    // names no sector.
+    assert_eq!(one(21, [5, 16, 0, 0, 0]), None);
+    assert_eq!(one(23, [5, 8, 32, 0, 0]), None);
+    assert_eq!(one(206, [5, 32, 105, 8, 0]), None);
+    assert_eq!(one(112, [5, 100, 0, 0, 0]), None);
+    assert_eq!(one(21, [0, 8, 0, 0, 0]), None);
+}
+
+#[test]
 fn a_hexen_door_stays_shut_until_the_player_uses_it() {
     use crate::doom::line_flag::{activation, ACTIVATION_SHIFT, REPEAT};
     let used = activation::USE << ACTIVATION_SHIFT | REPEAT;
