@@ -1101,6 +1101,15 @@ fn texture_sides(
             w.back_side = side(&mut packer, back);
         }
     }
+    // Side indices are 16 bits, NONE the last: each `side` with its own
+    // offsets is a side of its own, so a hostile map can have too many.
+    if let Some(e) = too_many(
+        "different wall sides",
+        out.sides.len(),
+        usize::from(NONE) - 1,
+    ) {
+        return Err(e);
+    }
     for special in specials {
         let Some(n) = fronts.get(usize::from(special.wall)) else {
             continue;
