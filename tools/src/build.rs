@@ -821,6 +821,7 @@ pub fn build_textured(
 
     // 8. Specials, on the walls their vertices name.
     let mut specials = Vec::with_capacity(map.specials.len());
+    let mut special_of_wall: HashMap<usize, usize> = HashMap::new();
     for (i, s) in map.specials.iter().enumerate() {
         let Some(wall) = wall_between(&walls, s.v1, s.v2) else {
             return Err(
@@ -828,6 +829,14 @@ pub fn build_textured(
                     .help("a special goes on a wall: two vertices next to each other in a loop"),
             );
         };
+        // A wall carries one special (DOOM's linedef has one): a second
+        // would be silently lost.
+        if let Some(&first) = special_of_wall.get(&wall) {
+            return Err(err(Site::Special(i), "this wall already has a special")
+                .note(Site::Special(first), "the wall's first special")
+                .help("a wall does one thing: split it with a vertex to give it two"));
+        }
+        special_of_wall.insert(wall, i);
         let action = s.special.action;
         let manual = engine::format::wall_action::is_mover(action)
             && action & engine::format::wall_action::BACK_SECTOR != 0;

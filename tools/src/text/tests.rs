@@ -962,6 +962,10 @@ fn scroll_statements_make_scrolling_walls() {
     assert!(e.message.contains("no wall runs between"), "{}", e.message);
     let e = error(&format!("{ROOMS}scroll d a up\n"));
     assert!(e.message.contains("unexpected `up`"), "{}", e.message);
+    // One special a wall.
+    let e = error(&format!("{ROOMS}exit d a\ndoor a d tag 3\n"));
+    assert!(e.message.contains("already has a special"), "{}", e.message);
+    assert_eq!(underlined(&e), "door a d tag 3");
     // A door used from the hall cannot scroll its other side.
     let e = error(&format!("{ROOMS}door c b\nscroll b c\n"));
     assert!(e.message.contains("faces the other way"), "{}", e.message);
