@@ -214,3 +214,33 @@ fn an_unknown_light_switch_kind_is_a_compile_error() {
     assert!(e.contains("unknown lights kind `disco`"), "{e}");
     assert!(e.contains("`brightest`, `full`, `dim`, `darkest`"), "{e}");
 }
+
+#[test]
+fn a_line_starts_dooms_slow_strobe_in_the_tagged_sectors() {
+    let (hall, low, high) = (SectorId(0), SectorId(1), SectorId(2));
+    let bytes = switched("strobe");
+    let mut game = game_on(&bytes);
+    assert!(game.world().lights().is_empty(), "nothing strobes before");
+    assert!(game.set_off(0));
+    assert_eq!(game.world().lights().len(), 2);
+    let mut seen = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..300 {
+        game.tick(Input::IDLE);
+        for (v, s) in seen.iter_mut().zip([hall, low, high]) {
+            v.push(game.level().sector(s).light);
+        }
+    }
+    // `low` between its 200 and the hall's 96; `high`, with no darker
+    // neighbour, between its 40 and black; both dark 35 ticks, bright 5
+    // (the first run, before the first change, is the random wait).
+    for (v, (bright, dark)) in seen[1..].iter().zip([(200, 96), (40, 0)]) {
+        let r = runs(v);
+        assert!(r.len() > 10, "{r:?}");
+        for &(level, len) in &r[1..r.len() - 1] {
+            let want = if level == bright { 5 } else { 35 };
+            assert!(level == bright || level == dark, "{r:?}");
+            assert_eq!(len, want, "{r:?}");
+        }
+    }
+    assert!(seen[0].iter().all(|&l| l == 96), "the hall is not tagged");
+}

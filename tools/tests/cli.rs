@@ -311,6 +311,7 @@ fn dump_json_names_boom_movers_light_switches_and_flat_changing_floors() {
         + "door c b close_wait_open speed 8 wait 300
 lift a d tag 9 walk speed 16 wait 35
 lights d c dim tag 9
+lights e f strobe tag 9
 floor b a plat_raise_to_next_change tag 9 once
 ";
     fs::write(&src, map).unwrap();
@@ -331,6 +332,7 @@ floor b a plat_raise_to_next_change tag 9 once
         (Some(16.0), Some(35))
     );
     assert!(named("lights_dim").is_some(), "{specials:?}");
+    assert!(named("lights_strobe").is_some(), "{specials:?}");
     let floor = named("floor_plat_raise_to_next_change").expect("the floor");
     assert_eq!(floor["repeat"], false);
 }

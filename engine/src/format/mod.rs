@@ -613,6 +613,11 @@ pub mod wall_action {
     /// both to the floor of the sector beyond that ring, half a unit a
     /// tick; the ring then takes that sector's flat.
     pub const DONUT: u8 = 41;
+    /// The tagged sectors start strobing (DOOM's `EV_StartLightStrobing`):
+    /// dark 35 ticks, bright 5, between their light and their darkest
+    /// neighbour's (none darker: fully dark), as a slow-strobe sector
+    /// does. A sector whose floor or ceiling is moving is left alone.
+    pub const LIGHT_START_STROBE: u8 = 42;
     /// Boom's generalised lifts that go down to the lowest neighbouring
     /// floor, wait and come back up: `BOOM_LIFT | speed << 2 | delay`,
     /// speed 0-3 for 2, 4, 8 or 16 units a tick, delay 0-3 for 35, 105,
@@ -731,7 +736,9 @@ pub mod wall_action {
 
     /// Whether `a` is an action this engine knows.
     pub const fn is_known(a: u8) -> bool {
-        matches!(a, EXIT | SECRET_EXIT | TELEPORT) || is_mover(a) || is_light(a)
+        matches!(a, EXIT | SECRET_EXIT | TELEPORT | LIGHT_START_STROBE)
+            || is_mover(a)
+            || is_light(a)
     }
 }
 

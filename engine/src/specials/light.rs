@@ -123,8 +123,9 @@ fn darkest_around(level: &Level<'_>, sector: SectorId, max: u8) -> u8 {
 }
 
 impl Light {
-    /// The light sector special `special` makes on `sector` of the level
-    /// as built, drawing its first wait from `random`; `None` for the
+    /// The light sector special `special` makes on `sector` of `level`
+    /// (as built, for the map's own; as it is, for a strobe a line
+    /// starts), drawing its first wait from `random`; `None` for the
     /// specials that are not lights.
     pub(crate) fn new(
         level: &Level<'_>,

@@ -362,6 +362,7 @@ impl World {
                 return teleport::destination(level, special.tag)
                     .map_or(Outcome::Nothing, Outcome::Teleport)
             }
+            wall_action::LIGHT_START_STROBE => return self.start_strobes(level, special.tag),
             _ => {}
         }
         if wall_action::is_light(special.action) {
@@ -423,6 +424,40 @@ impl World {
 
     /// Starts the mover `special`'s action names on `sector`, unless one
     /// is at work there already.
+    /// Line special 17: each sector tagged `tag` that no mover holds gets
+    /// a slow strobe from its light now, appended after the others (as
+    /// DOOM's new thinkers are); past [`MAX_LIGHTS`] a sector keeps its
+    /// light. DOOM gives a sector that already strobes a second strobe,
+    /// and so does this.
+    fn start_strobes(&mut self, level: &Level<'_>, tag: u16) -> Outcome {
+        if tag == 0 {
+            return Outcome::Nothing;
+        }
+        let map = level.as_built();
+        let mut any = false;
+        for i in 0..map.sector_count().min(self.sectors.len()) {
+            let id = SectorId(i as u16);
+            if map.map().sector(i).tag != tag || self.is_busy(id) {
+                continue;
+            }
+            let live = map.with_state(&self.sectors);
+            let strobe = Light::new(
+                &live,
+                id,
+                crate::format::sector_special::STROBE_SLOW,
+                &mut self.random,
+            );
+            if let Some(light) = strobe {
+                any |= self.lights.push(light).is_ok();
+            }
+        }
+        if any {
+            Outcome::Acted
+        } else {
+            Outcome::Nothing
+        }
+    }
+
     fn start(&mut self, map: &Level<'_>, sector: SectorId, special: &WallSpecialRecord) -> Outcome {
         let action = special.action;
         if sector.0 as usize >= self.sectors.len() || self.is_busy(sector) {

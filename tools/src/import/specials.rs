@@ -382,8 +382,10 @@ pub fn sector_effect(set: SpecialSet, special: i32) -> u16 {
 /// The light switch a line special is, as the compiled map's
 /// `(`[`wall_action`]`, `[`trigger`]`)`: DOOM's lights to the brightest
 /// neighbour (W1 12, WR 80), to 255 (W1 13, WR 81, SR 138), to 35 (W1
-/// 35, WR 79, SR 139) and to the darkest neighbour (W1 104). The strobe
-/// it can start (17) is not read.
+/// 35, WR 79, SR 139), to the darkest neighbour (W1 104), and the strobe
+/// it starts (W1 17); and Boom's further ones: S1 169-173 and SR 192-194
+/// (brightest, 35, 255, strobe, darkest), WR 156 (strobe) and 157
+/// (darkest).
 pub fn light(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
     use wall_action::*;
     if set != SpecialSet::Doom {
@@ -400,6 +402,17 @@ pub fn light(set: SpecialSet, special: i32) -> Option<(u8, u8)> {
         79 => (LIGHT_DIM, trigger::WALK | again),
         139 => (LIGHT_DIM, trigger::USE | again),
         104 => (LIGHT_DARKEST_AROUND, trigger::WALK | once),
+        17 => (LIGHT_START_STROBE, trigger::WALK | once),
+        156 => (LIGHT_START_STROBE, trigger::WALK | again),
+        157 => (LIGHT_DARKEST_AROUND, trigger::WALK | again),
+        169 => (LIGHT_BRIGHTEST_AROUND, trigger::USE | once),
+        170 => (LIGHT_DIM, trigger::USE | once),
+        171 => (LIGHT_FULL, trigger::USE | once),
+        172 => (LIGHT_START_STROBE, trigger::USE | once),
+        173 => (LIGHT_DARKEST_AROUND, trigger::USE | once),
+        192 => (LIGHT_BRIGHTEST_AROUND, trigger::USE | again),
+        193 => (LIGHT_START_STROBE, trigger::USE | again),
+        194 => (LIGHT_DARKEST_AROUND, trigger::USE | again),
         _ => return None,
     })
 }
@@ -595,6 +608,8 @@ fn doom_plane_special(special: i32, args: &[i32; 5]) -> Option<u8> {
         (112, (35, ..)) => LIGHT_DIM,
         (234, _) => LIGHT_BRIGHTEST_AROUND,
         (233, _) => LIGHT_DARKEST_AROUND,
+        // Light_StrobeDoom as DOOM's 17: bright 5 ticks, dark 35.
+        (232, (5, 35, ..)) => LIGHT_START_STROBE,
         _ => return None,
     })
 }
@@ -677,6 +692,16 @@ mod tests {
         assert_eq!(scroll(SpecialSet::Doom, 85), wall_flag::SCROLL_RIGHT);
         assert_eq!(scroll(SpecialSet::Doom, 1), 0);
         assert_eq!(scroll(SpecialSet::Hexen, 48), 0);
+        use wall_action::{LIGHT_DARKEST_AROUND, LIGHT_START_STROBE};
+        let strobe_once = Some((LIGHT_START_STROBE, trigger::WALK));
+        assert_eq!(light(SpecialSet::Doom, 17), strobe_once);
+        let switch_again = Some((LIGHT_START_STROBE, trigger::USE | trigger::REPEAT));
+        assert_eq!(light(SpecialSet::Doom, 193), switch_again);
+        assert_eq!(
+            light(SpecialSet::Doom, 173),
+            Some((LIGHT_DARKEST_AROUND, trigger::USE))
+        );
+        assert_eq!(light(SpecialSet::Hexen, 17), None);
         assert_eq!(m(11), None);
         assert_eq!(mover(SpecialSet::Hexen, 12), None);
     }

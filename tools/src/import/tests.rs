@@ -991,6 +991,7 @@ fn hexen_floors_ceilings_stairs_platforms_and_lights_at_dooms_speeds_are_read() 
         (112, [5, 35, 0, 0, 0], act::LIGHT_DIM),
         (234, [5, 0, 0, 0, 0], act::LIGHT_BRIGHTEST_AROUND),
         (233, [5, 0, 0, 0, 0], act::LIGHT_DARKEST_AROUND),
+        (232, [5, 5, 35, 0, 0], act::LIGHT_START_STROBE),
         (249, [5, 16, 240, 0, 0], act::DOOR_CLOSE_WAIT_OPEN),
     ] {
         assert_eq!(

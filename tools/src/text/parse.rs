@@ -361,12 +361,13 @@ pub const CEILING_KINDS: [(&str, u8); 6] = [
 
 /// The kinds of `lights V1 V2 KIND`, by DOOM's light specials: the tagged
 /// sectors' light goes to their brightest neighbour's, 255, 35, or their
-/// darkest neighbour's.
-pub const LIGHT_KINDS: [(&str, u8); 4] = [
+/// darkest neighbour's, or starts strobing.
+pub const LIGHT_KINDS: [(&str, u8); 5] = [
     ("brightest", wall_action::LIGHT_BRIGHTEST_AROUND),
     ("full", wall_action::LIGHT_FULL),
     ("dim", wall_action::LIGHT_DIM),
     ("darkest", wall_action::LIGHT_DARKEST_AROUND),
+    ("strobe", wall_action::LIGHT_START_STROBE),
 ];
 
 /// The kinds of `stairs V1 V2 [fast]`: 8-unit steps, slowly, or 16, fast.
