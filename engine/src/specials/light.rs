@@ -92,12 +92,8 @@ pub(crate) fn set_tagged(
         _ => 0,
     };
     let mut any = false;
-    for i in 0..map.sector_count().min(sectors.len()) {
-        if map.map().sector(i).tag != tag {
-            continue;
-        }
+    for id in super::tagged_sectors(map, tag, sectors.len()) {
         any = true;
-        let id = SectorId(i as u16);
         let live = map.with_state(sectors);
         let level = match action {
             LIGHT_DARKEST_AROUND => darkest_around(&live, id, live.sector(id).light),
@@ -107,7 +103,7 @@ pub(crate) fn set_tagged(
             }
             _ => bright,
         };
-        if let Some(s) = sectors.get_mut(i) {
+        if let Some(s) = sectors.get_mut(usize::from(id.0)) {
             s.light = level;
         }
     }

@@ -115,6 +115,18 @@ pub struct World {
     switches: HVec<SwitchState, MAX_SWITCHES>,
 }
 
+/// The sectors of `map` with `tag`, in sector order, among the first
+/// `live` (those the world holds a state for).
+pub(crate) fn tagged_sectors<'m>(
+    map: &'m Level<'_>,
+    tag: u16,
+    live: usize,
+) -> impl Iterator<Item = SectorId> + 'm {
+    (0..map.sector_count().min(live))
+        .filter(move |&i| map.map().sector(i).tag == tag)
+        .map(|i| SectorId(i as u16))
+}
+
 /// How long a repeatable switch stays in its other position, in ticks
 /// (DOOM's `BUTTONTIME`).
 pub const SWITCH_TICKS: u16 = 35;
@@ -411,19 +423,14 @@ impl World {
             return self.donut(&map, special.tag);
         }
         let mut outcome = Outcome::Nothing;
-        for i in 0..map.sector_count() {
-            let sector = SectorId(i as u16);
-            if map.map().sector(i).tag == special.tag
-                && self.start(&map, sector, special) == Outcome::Acted
-            {
+        for sector in tagged_sectors(&map, special.tag, self.sectors.len()) {
+            if self.start(&map, sector, special) == Outcome::Acted {
                 outcome = Outcome::Acted;
             }
         }
         outcome
     }
 
-    /// Starts the mover `special`'s action names on `sector`, unless one
-    /// is at work there already.
     /// Line special 17: each sector tagged `tag` that no mover holds gets
     /// a slow strobe from its light now, appended after the others (as
     /// DOOM's new thinkers are); past [`MAX_LIGHTS`] a sector keeps its
@@ -435,9 +442,8 @@ impl World {
         }
         let map = level.as_built();
         let mut any = false;
-        for i in 0..map.sector_count().min(self.sectors.len()) {
-            let id = SectorId(i as u16);
-            if map.map().sector(i).tag != tag || self.is_busy(id) {
+        for id in tagged_sectors(&map, tag, self.sectors.len()) {
+            if self.is_busy(id) {
                 continue;
             }
             let live = map.with_state(&self.sectors);
@@ -458,6 +464,8 @@ impl World {
         }
     }
 
+    /// Starts the mover `special`'s action names on `sector`, unless one
+    /// is at work there already.
     fn start(&mut self, map: &Level<'_>, sector: SectorId, special: &WallSpecialRecord) -> Outcome {
         let action = special.action;
         if sector.0 as usize >= self.sectors.len() || self.is_busy(sector) {
@@ -526,9 +534,8 @@ impl World {
             (Fx::from_num(16), floor::FAST_SPEED)
         };
         let mut outcome = Outcome::Nothing;
-        for i in 0..map.sector_count().min(self.sectors.len()) {
-            let first = SectorId(i as u16);
-            if map.map().sector(i).tag != tag || self.is_busy(first) {
+        for first in tagged_sectors(map, tag, self.sectors.len()) {
+            if self.is_busy(first) {
                 continue;
             }
             let live = map.with_state(&self.sectors);
@@ -576,9 +583,8 @@ impl World {
     /// two-sided walls that does not lead back to the pillar.
     fn donut(&mut self, map: &Level<'_>, tag: u16) -> Outcome {
         let mut outcome = Outcome::Nothing;
-        for i in 0..map.sector_count().min(self.sectors.len()) {
-            let pillar = SectorId(i as u16);
-            if map.map().sector(i).tag != tag || self.is_busy(pillar) {
+        for pillar in tagged_sectors(map, tag, self.sectors.len()) {
+            if self.is_busy(pillar) {
                 continue;
             }
             let live = map.with_state(&self.sectors);
