@@ -772,15 +772,7 @@ impl<'a> Compiler<'a> {
     fn resolve_exits(&mut self) {
         let exits = std::mem::take(&mut self.exits);
         for e in exits {
-            let v1 = self.vertex_names.get(e.v1.value).copied();
-            let v2 = self.vertex_names.get(e.v2.value).copied();
-            if v1.is_none() {
-                self.unknown("vertex", e.v1);
-            }
-            if v2.is_none() {
-                self.unknown("vertex", e.v2);
-            }
-            if let (Some(v1), Some(v2)) = (v1, v2) {
+            if let Some((v1, v2)) = self.wall_ends(e.v1, e.v2) {
                 let special = SourceSpecial {
                     v1,
                     v2,
@@ -790,29 +782,13 @@ impl<'a> Compiler<'a> {
             }
         }
         for (v1, v2, flag, span) in std::mem::take(&mut self.scrolls) {
-            let a = self.vertex_names.get(v1.value).copied();
-            let b = self.vertex_names.get(v2.value).copied();
-            if a.is_none() {
-                self.unknown("vertex", v1);
-            }
-            if b.is_none() {
-                self.unknown("vertex", v2);
-            }
-            if let (Some(v1), Some(v2)) = (a, b) {
+            if let Some((v1, v2)) = self.wall_ends(v1, v2) {
                 self.resolved_scrolls
                     .push((SourceScroll { v1, v2, flag }, span));
             }
         }
         for (v1, v2, looks, span) in std::mem::take(&mut self.sides) {
-            let a = self.vertex_names.get(v1.value).copied();
-            let b = self.vertex_names.get(v2.value).copied();
-            if a.is_none() {
-                self.unknown("vertex", v1);
-            }
-            if b.is_none() {
-                self.unknown("vertex", v2);
-            }
-            if let (Some(v1), Some(v2)) = (a, b) {
+            if let Some((v1, v2)) = self.wall_ends(v1, v2) {
                 let name = |t: Option<Spanned<&str>>| t.map(|t| t.value.to_string());
                 let side = SourceSide {
                     v1,
@@ -828,6 +804,19 @@ impl<'a> Compiler<'a> {
                 self.resolved_sides.push((side, span));
             }
         }
+    }
+
+    /// The vertices a wall statement names, each unknown name an error.
+    fn wall_ends(&mut self, v1: Spanned<&str>, v2: Spanned<&str>) -> Option<(usize, usize)> {
+        let a = self.vertex_names.get(v1.value).copied();
+        let b = self.vertex_names.get(v2.value).copied();
+        if a.is_none() {
+            self.unknown("vertex", v1);
+        }
+        if b.is_none() {
+            self.unknown("vertex", v2);
+        }
+        a.zip(b)
     }
 
     fn resolve_loops(&mut self) {

@@ -833,23 +833,7 @@ impl<'a> Parser<'_, 'a> {
         let mut special = 0;
         let mut seen: Vec<&str> = Vec::new();
         while self.pos < self.tokens.len() {
-            let key = &self.tokens[self.pos];
-            self.pos += 1;
-            let k = key.text;
-            if key.kind != TokenKind::Word || !SECTOR_KEYS.contains(&k) {
-                let help = match super::suggest(k, SECTOR_KEYS.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("the options are: {}", SECTOR_KEYS.join(", ")),
-                };
-                return Err(
-                    error(key.span, format!("unknown sector option `{}`", shown(k))).help(help),
-                );
-            }
-            if seen.contains(&k) {
-                return Err(error(key.span, format!("`{}` is given twice", shown(k))));
-            }
-            seen.push(k);
-            match k {
+            match self.option("sector", &SECTOR_KEYS, &mut seen)? {
                 "tag" => tag = self.tag()?,
                 "effect" => special = self.effect()?,
                 "floor" => floor = Some(self.number("floor height")?),
@@ -885,29 +869,40 @@ impl<'a> Parser<'_, 'a> {
         })
     }
 
+    /// The next token as one of a statement's options `keys`: an error
+    /// for any other word (with the nearest option as a hint) and for one
+    /// already in `seen`, where it is then added.
+    fn option(
+        &mut self,
+        statement: &str,
+        keys: &[&'static str],
+        seen: &mut Vec<&'a str>,
+    ) -> Result<&'a str, ParseError> {
+        let key = &self.tokens[self.pos];
+        self.pos += 1;
+        let k = key.text;
+        if key.kind != TokenKind::Word || !keys.contains(&k) {
+            let help = match super::suggest(k, keys.iter().copied()) {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the options are: {}", keys.join(", ")),
+            };
+            let message = format!("unknown {statement} option `{}`", shown(k));
+            return Err(error(key.span, message).help(help));
+        }
+        if seen.contains(&k) {
+            return Err(error(key.span, format!("`{}` is given twice", shown(k))));
+        }
+        seen.push(k);
+        Ok(k)
+    }
+
     /// The options of a `side` statement: at least one, none twice.
     fn side_looks(&mut self, after: Span) -> Result<SideLooks<'a>, ParseError> {
         let mut looks = SideLooks::default();
         let mut seen: Vec<&str> = Vec::new();
         while self.pos < self.tokens.len() {
-            let key = &self.tokens[self.pos];
-            self.pos += 1;
-            let k = key.text;
-            if key.kind != TokenKind::Word || !SIDE_KEYS.contains(&k) {
-                let help = match super::suggest(k, SIDE_KEYS.iter().copied()) {
-                    Some(s) => format!("did you mean `{s}`?"),
-                    None => format!("the options are: {}", SIDE_KEYS.join(", ")),
-                };
-                return Err(
-                    error(key.span, format!("unknown side option `{}`", shown(k))).help(help),
-                );
-            }
-            if seen.contains(&k) {
-                return Err(error(key.span, format!("`{}` is given twice", shown(k))));
-            }
-            seen.push(k);
             use engine::format::wall_flag::{LOWER_UNPEGGED, UPPER_UNPEGGED};
-            match k {
+            match self.option("side", &SIDE_KEYS, &mut seen)? {
                 "texture" => looks.texture = Some(self.texture_name()?),
                 "upper" => looks.upper = Some(self.texture_name()?),
                 "middle" => looks.middle = Some(self.texture_name()?),
