@@ -665,7 +665,8 @@ pub(crate) fn flat_span<P: Copy>(
 ) {
     // Column (the top 6 bits of `u`, bits 26..32) times 64, plus row
     // (the top 6 bits of `v`).
-    let texel = |p: u64| shade[flat[((p >> 20) & (63 << 6) | p >> 58) as usize & 4095] as usize];
+    let spot = |p: u64| ((p >> 20) & (63 << 6) | p >> 58) as usize & 4095;
+    let texel = |p: u64| shade[flat[spot(p)] as usize];
     let mut p = (v as u64) << 32 | u as u64;
     let step = ((dv as u64) << 32).wrapping_add(du as i32 as i64 as u64);
     let odd = row.len() & 1;
@@ -676,9 +677,9 @@ pub(crate) fn flat_span<P: Copy>(
     let skip = (odd as u64).wrapping_neg();
     p = p.wrapping_add(step & skip);
     let step2 = step.wrapping_mul(2);
-    let spot = |p: u64| ((p >> 20) & (63 << 6) | p >> 58) as usize & 4095;
     for pair in row.get_mut(odd..).unwrap_or_default().chunks_exact_mut(2) {
-        // Each stage for both pixels before the next (see `pow2_column`).
+        // Each stage for both pixels before the next: on the N64 a load
+        // whose result the next instruction uses stalls it a cycle.
         let t = [flat[spot(p)], flat[spot(p.wrapping_add(step))]];
         let px = t.map(|t| shade[t as usize]);
         if let [a, b] = pair {
@@ -787,8 +788,8 @@ fn pow2_column<P: Copy, const N: usize>(
     let bits = N.trailing_zeros();
     let (up, down) = (16u32.saturating_sub(bits), 32u32.saturating_sub(bits));
     let (frac, step) = (frac << up, step << up);
-    let texel =
-        |frac: u32| shade[texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize];
+    let at = |frac: u32| texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize;
+    let texel = |frac: u32| shade[at(frac)];
     let Some(quad) = stride.checked_mul(4).filter(|&p| p > 0) else {
         return;
     };
@@ -806,15 +807,19 @@ fn pow2_column<P: Copy, const N: usize>(
     let mut rest = &mut *col;
     let mut f = frac;
     while let Some(four) = rest.get_mut(..=s3) {
+        // Two pixels at a time, each stage for both before the next (as
+        // in `flat_span`).
+        let t = [at(f), at(f.wrapping_add(step3))].map(|t| shade[t]);
         if let [a, .., d] = four {
-            *a = texel(f);
-            *d = texel(f.wrapping_add(step3));
+            *a = t[0];
+            *d = t[1];
         }
+        let t = [at(f.wrapping_add(step)), at(f.wrapping_add(step2))].map(|t| shade[t]);
         if let Some(b) = four.get_mut(stride) {
-            *b = texel(f.wrapping_add(step));
+            *b = t[0];
         }
         if let Some(c) = four.get_mut(s2) {
-            *c = texel(f.wrapping_add(step2));
+            *c = t[1];
         }
         f = f.wrapping_add(step4);
         match core::mem::take(&mut rest).get_mut(quad..) {
