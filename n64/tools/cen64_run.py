@@ -17,13 +17,16 @@ instructions). What running it takes (notes/n64-timing.md):
 
 It stops cen64 (SIGTERM) when a line matches --until.
 
-(cen64's own `-profile` is not used: Debian's build counts only the
-instructions executed at each address, over the whole run. The ROM's
-sampling profiler, src/hw/sampler.rs, gives time per address over exactly
-the frames measured; see tour_profile.py.)
+With --cen64 PATH it runs that cen64 instead. One built by
+build_cen64_stalls.sh counts every stall by instruction address: with
+--profile-from TEXT --profile-to TEXT --profile-out FILE its counts are of
+the run between the ROM's line holding the first text and its line
+holding the second (cen64 starts and writes them itself, at those
+instructions), kept in FILE. stall_profile.py makes the table.
 
 Usage: cen64_run.py --pif PIF --rom ROM --until REGEX --log FILE
-                    [--timeout SECONDS]
+                    [--timeout SECONDS] [--cen64 PATH]
+                    [--profile-from TEXT --profile-to TEXT --profile-out FILE]
 Exit status: 0 when the line came, 1 otherwise (timeout, cen64 exited).
 """
 
@@ -36,6 +39,8 @@ import subprocess
 import sys
 import time
 
+# What the stall-counting cen64 prints when it has written ROM.profile.
+PROFILE_WRITTEN = b"cen64: profile written"
 NOISE = re.compile(rb"^Unimplemented instruction: |^Warning: cen64 is not using|"
                    rb"^cen64 will run, but|^cen64 compiled with:|^Your CPU supports:|^\s*$")
 
@@ -47,13 +52,25 @@ def main():
     ap.add_argument("--until", required=True, help="stop when a line matches this")
     ap.add_argument("--log", required=True)
     ap.add_argument("--timeout", type=float, default=300)
+    ap.add_argument("--cen64", default="cen64")
+    ap.add_argument("--profile-from", help="count stalls from the ROM's line holding this")
+    ap.add_argument("--profile-to", help="... to its line holding this")
+    ap.add_argument("--profile-out", help="and keep the counts here")
     args = ap.parse_args()
     until = re.compile(args.until.encode())
+    profiling = (args.profile_from, args.profile_to, args.profile_out)
+    if any(profiling) and not all(profiling):
+        ap.error("--profile-from, --profile-to and --profile-out go together")
 
-    cmd = ["cen64", "-noaudio", "-is-viewer", args.pif, args.rom]
+    cmd = [args.cen64, "-noaudio", "-is-viewer", args.pif, args.rom]
+    env = None
+    if all(profiling):
+        cmd.insert(1, "-profile")
+        env = dict(os.environ, CEN64_PROFILE_FROM=args.profile_from,
+                   CEN64_PROFILE_TO=args.profile_to)
     started = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL)
+                            stdin=subprocess.DEVNULL, env=env)
     sel = selectors.DefaultSelector()
     sel.register(proc.stdout, selectors.EVENT_READ)
     os.set_blocking(proc.stdout.fileno(), False)
@@ -70,6 +87,8 @@ def main():
                 return
             log.write(line + b"\n")
             log.flush()
+            if all(profiling) and line == PROFILE_WRITTEN:
+                os.replace(args.rom + ".profile", args.profile_out)
             if not matched and until.search(line):
                 matched = True
 

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Teaches a cen64 source tree to count, per instruction address, what each
+stall costs: the one tool that says where a frame's cycles go, not only
+where its time was sampled.
+
+cen64's `-profile` (from its commit 81bf109, 2020-12, newer than Debian's
+build) writes `ROM.profile` when it exits: per address, the instructions
+executed and the data-cache misses. This adds, per address, the load-use
+interlocks (LDI, 1 cycle), the data-cache-busy interlocks (DCB, 1 cycle: a
+cached access after a cached store), the instruction-cache misses (ICB, 50
+cycles a 32-byte line) and the multiply/divide cycles (MCI); and, so that a run can be cut to exactly the frames
+measured, the counts start again when the ROM prints a line holding
+$CEN64_PROFILE_FROM and the file is written when it prints one holding
+$CEN64_PROFILE_TO (cen64_run.py --profile-from, --profile-to). A data-cache miss costs 45
+cycles (cen64's DCACHE_ACCESS_DELAY, 44, and one), an uncached access
+about the same: the counts times those weights add up to cen64's Count
+ticks a frame to within a few per cent (n64/README.md, "Where the cycles
+go").
+
+Usage: cen64_stalls.py CEN64_SOURCE_DIR   (build_cen64_stalls.sh runs it)
+Each edit finds its place by a line of cen64's source; if one is missing
+(another cen64 version) it says which and changes nothing.
+"""
+
+import pathlib
+import sys
+
+SLOT = "(8 * 1024 * 1024)"
+
+
+def count(slot, pc):
+    return (f"if (vr4300->profile_samples) {{ uint32_t pidx = ((uint32_t) ({pc}) - 0x80000000)"
+            f" & ({SLOT} - 1); vr4300->profile_samples[pidx + {slot} * {SLOT}]++; }}\n")
+
+
+def mci(pc):
+    return (f"  if (vr4300->profile_samples) {{ uint32_t pidx = ((uint32_t) ({pc}) - 0x80000000)"
+            f" & ({SLOT} - 1); vr4300->profile_samples[pidx + 5 * {SLOT}] += cycles; }}\n")
+
+
+MCI_ANCHOR = ("static inline int vr4300_do_mci(struct vr4300 *vr4300, unsigned cycles) {\n")
+
+# (file, anchor, text, where): the text goes after the anchor ("after") or
+# before it ("before"); each anchor must occur exactly once.
+EDITS = [
+    # Six counters per address instead of two.
+    ("vr4300/cpu.c", "calloc(2 * 8 * 1024 * 1024", "calloc(6 * 8 * 1024 * 1024", "replace"),
+    # ICB: the fetch misses the instruction cache.
+    ("vr4300/pipeline.c", "  if (!(line && cached)) {\n    rfex_latch->paddr = paddr;\n",
+     "    " + count(4, "vaddr"), "after"),
+    # LDI: the instruction in EX needs a load's result that is not there yet.
+    ("vr4300/pipeline.c", "    VR4300_LDI(vr4300);\n    return 1;\n",
+     "    " + count(2, "rfex_latch->common.pc"), "before"),
+    # DCB: a cached access right after a cached store.
+    ("vr4300/pipeline.c", "        if (last_cache_was_store) {\n",
+     "          " + count(3, "exdc_latch->common.pc"), "after"),
+    ("vr4300/functions.c", MCI_ANCHOR, mci("vr4300->pipeline.exdc_latch.common.pc"), "after"),
+    ("vr4300/cp1.c", MCI_ANCHOR, mci("vr4300->pipeline.exdc_latch.common.pc"), "after"),
+    # The file: every counter, and a dump that can be asked for.
+    ("device/device.c",
+     "      if (sample < 10 && l1d_sample < 10)\n        continue;\n"
+     "      fprintf(f, \"%x %lu %lu\\n\", i + 0x80000000, sample, l1d_sample);\n",
+     "      uint64_t more[4]; unsigned k;\n"
+     "      for (k = 0; k < 4; k++)\n"
+     "        more[k] = get_profile_sample(device->vr4300, i + (k + 2) * (8 * 1024 * 1024));\n"
+     "      if (!sample && !l1d_sample && !more[2])\n        continue;\n"
+     "      fprintf(f, \"%x %lu %lu %lu %lu %lu %lu\\n\", i + 0x80000000, sample, l1d_sample,\n"
+     "        more[0], more[1], more[2], more[3]);\n",
+     "replace"),
+    ("device/device.c",
+     "void device_destroy(struct cen64_device *device, const char *cart_path) {\n"
+     "  vr4300_free(device->vr4300);\n  rsp_destroy(&device->rsp);\n",
+     "void device_destroy(struct cen64_device *device, const char *cart_path) {\n"
+     "  device_write_profile(device, cart_path);\n"
+     "  vr4300_free(device->vr4300);\n  rsp_destroy(&device->rsp);\n}\n\n"
+     "void device_write_profile(struct cen64_device *device, const char *cart_path) {\n",
+     "replace"),
+    ("device/device.c", "\n    fclose(f);\n  }\n}\n",
+     "\n    fclose(f);\n  }\n}\n\n"
+     "void device_reset_profile(struct cen64_device *device) {\n"
+     "  size_t i;\n"
+     "  if (has_profile_samples(device->vr4300))\n"
+     "    for (i = 0; i < (size_t) 6 * 8 * 1024 * 1024; i++)\n"
+     "      device->vr4300->profile_samples[i] = 0;\n}\n",
+     "replace"),
+    ("device/device.c", "#include \"device/device.h\"\n",
+     "#include \"vr4300/cpu.h\"\n", "after"),
+    ("device/device.h",
+     "cen64_cold void device_destroy(struct cen64_device *device, const char *cart_path);\n",
+     "void device_write_profile(struct cen64_device *device, const char *cart_path);\n"
+     "void device_reset_profile(struct cen64_device *device);\n", "after"),
+    # The counts start again when the ROM prints a line holding
+    # $CEN64_PROFILE_FROM and are written when it prints one holding
+    # $CEN64_PROFILE_TO: in the emulator's own thread, at that instruction,
+    # so the counts are of exactly the run between the two lines.
+    ("pi/is_viewer.c", "        if (is->show_output)\n          printf(",
+     "        cen64_profile_line((const char *) is->output_buffer_conv);\n", "before"),
+    ("pi/is_viewer.c", "#include \"is_viewer.h\"\n",
+     "void cen64_profile_line(const char *line);\n", "after"),
+    ("cen64.c", "int cen64_main(int argc, const char **argv) {\n",
+     "#include <stdio.h>\n#include <string.h>\n"
+     "static struct cen64_device *profiled_device;\nstatic const char *profiled_cart;\n"
+     "void cen64_profile_line(const char *line) {\n"
+     "  const char *from = getenv(\"CEN64_PROFILE_FROM\"), *to = getenv(\"CEN64_PROFILE_TO\");\n"
+     "  if (!profiled_device)\n    return;\n"
+     "  if (from && *from && strstr(line, from))\n"
+     "    device_reset_profile(profiled_device);\n"
+     "  if (to && *to && strstr(line, to)) {\n"
+     "    device_write_profile(profiled_device, profiled_cart);\n"
+     "    fprintf(stdout, \"cen64: profile written\\n\");\n    fflush(stdout);\n  }\n}\n\n",
+     "before"),
+    ("cen64.c", "      device->multithread = options.multithread;\n",
+     "      profiled_device = device;\n      profiled_cart = options.cart_path;\n",
+     "after"),
+]
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__.strip().splitlines()[-3])
+    root = pathlib.Path(sys.argv[1])
+    texts = {}
+    for name, anchor, text, where in EDITS:
+        path = root / name
+        if name not in texts:
+            try:
+                texts[name] = path.read_text()
+            except OSError as e:
+                sys.exit(f"cen64_stalls: {e}")
+        found = texts[name].count(anchor)
+        if found != 1:
+            sys.exit(f"cen64_stalls: {name}: expected one {anchor.splitlines()[0]!r}, found {found};"
+                     " not changed (is it cen64 at the commit build_cen64_stalls.sh names?)")
+        if where == "after":
+            new = anchor + text
+        elif where == "before":
+            new = text + anchor
+        else:
+            new = text
+        texts[name] = texts[name].replace(anchor, new)
+    for name, text in texts.items():
+        (root / name).write_text(text)
+    print(f"cen64_stalls: {len(EDITS)} edits in {len(texts)} files")
+
+
+if __name__ == "__main__":
+    main()
