@@ -77,11 +77,12 @@ def main():
 
     dropped = 0
     matched = False
+    profile_kept = False
     closing_since = None
     pending = b""
     with open(args.log, "wb") as log:
         def take(line):
-            nonlocal dropped, matched
+            nonlocal dropped, matched, profile_kept
             if NOISE.search(line):
                 dropped += 1
                 return
@@ -89,6 +90,7 @@ def main():
             log.flush()
             if all(profiling) and line == PROFILE_WRITTEN:
                 os.replace(args.rom + ".profile", args.profile_out)
+                profile_kept = True
             if not matched and until.search(line):
                 matched = True
 
@@ -125,6 +127,11 @@ def main():
         elapsed = time.monotonic() - started
         log.write(f"cen64_run: {elapsed:.1f} s, {dropped} noise lines dropped, "
                   f"exit status {proc.returncode}\n".encode())
+    if matched and all(profiling) and not profile_kept:
+        print(f"cen64_run: no profile: {args.cen64} never said {PROFILE_WRITTEN.decode()!r} "
+              f"(is it built by build_cen64_stalls.sh, and does the ROM print a line holding "
+              f"{args.profile_to!r}?)", file=sys.stderr)
+        return 1
     return 0 if matched else 1
 
 

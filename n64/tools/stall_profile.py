@@ -32,8 +32,14 @@ WAIT = "wait_for_vertical_blank"
 
 
 def symbols(elf):
-    out = subprocess.run(["nm", "-C", "--defined-only", "-n", "-S", elf],
-                         capture_output=True, text=True, check=True).stdout
+    try:
+        run = subprocess.run(["nm", "-C", "--defined-only", "-n", "-S", elf],
+                             capture_output=True, text=True)
+    except OSError as e:
+        sys.exit(f"stall_profile: nm: {e} (Debian package binutils)")
+    if run.returncode != 0:
+        sys.exit(f"stall_profile: nm {elf}: {run.stderr.strip()}")
+    out = run.stdout
     syms = []
     for line in out.splitlines():
         parts = line.split(" ", 3)
@@ -45,13 +51,19 @@ def symbols(elf):
 
 def load(path):
     rows = []
-    with open(path) as f:
-        for line in f:
-            fields = line.split()
-            if len(fields) != 7:
-                sys.exit(f"stall_profile: {path}: {line.strip()!r} is not an address and six "
-                         "counts: is it from build_cen64_stalls.sh's cen64?")
-            rows.append((int(fields[0], 16), [int(x) for x in fields[1:]]))
+    try:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                fields = line.split()
+                try:
+                    if len(fields) != 7:
+                        raise ValueError
+                    rows.append((int(fields[0], 16), [int(x) for x in fields[1:]]))
+                except ValueError:
+                    sys.exit(f"stall_profile: {path}:{number}: {line.strip()[:60]!r} is not an "
+                             "address and six counts: is it from build_cen64_stalls.sh's cen64?")
+    except OSError as e:
+        sys.exit(f"stall_profile: {e}")
     return rows
 
 
@@ -67,6 +79,8 @@ def main():
     ap.add_argument("--top", type=int, default=30)
     ap.add_argument("--function")
     args = ap.parse_args()
+    if not args.frames > 0:
+        ap.error("--frames must be more than 0")
 
     syms = symbols(args.elf)
     starts = [s[0] for s in syms]
