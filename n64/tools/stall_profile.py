@@ -24,29 +24,14 @@ import bisect
 import collections
 import shutil
 import subprocess
+import struct
 import sys
+
+from tour_profile import readable, symbols
 
 KINDS = ["instructions", "d-misses", "ldi", "dcb", "i-misses", "mul/div"]
 WEIGHTS = [1, 45, 1, 1, 50, 1]
 WAIT = "wait_for_vertical_blank"
-
-
-def symbols(elf):
-    try:
-        run = subprocess.run(["nm", "-C", "--defined-only", "-n", "-S", elf],
-                             capture_output=True, text=True)
-    except OSError as e:
-        sys.exit(f"stall_profile: nm: {e} (Debian package binutils)")
-    if run.returncode != 0:
-        sys.exit(f"stall_profile: nm {elf}: {run.stderr.strip()}")
-    out = run.stdout
-    syms = []
-    for line in out.splitlines():
-        parts = line.split(" ", 3)
-        if len(parts) == 4 and parts[2] in "tTwW":
-            syms.append((int(parts[0], 16), int(parts[1], 16), parts[3]))
-    syms.sort()
-    return syms
 
 
 def load(path):
@@ -82,14 +67,18 @@ def main():
     if not args.frames > 0:
         ap.error("--frames must be more than 0")
 
-    syms = symbols(args.elf)
-    starts = [s[0] for s in syms]
+    try:
+        syms = symbols(args.elf)
+    except (OSError, ValueError, IndexError, struct.error) as e:
+        sys.exit(f"stall_profile: {args.elf}: {e}")
+    names = readable([name for _, _, name in syms])
+    starts = [start for start, _, _ in syms]
     by_function = collections.defaultdict(lambda: [0] * len(KINDS))
     by_address = collections.defaultdict(list)
     for address, counts in load(args.profile):
         k = bisect.bisect_right(starts, address) - 1
-        inside = k >= 0 and address < syms[k][0] + max(syms[k][1], 4)
-        name = syms[k][2] if inside else "(no symbol)"
+        inside = k >= 0 and address < syms[k][1]
+        name = names[syms[k][2]] if inside else "(no symbol)"
         total = by_function[name]
         for i, c in enumerate(counts):
             total[i] += c
@@ -110,7 +99,7 @@ def main():
     ranked = sorted(by_function.items(), key=lambda kv: -cycles(kv[1]))
     for name, t in ranked[:args.top]:
         share = "" if WAIT in name else f"{cycles(t) / whole:.1%}"
-        print(f"| `{name[:90]}` | {cycles(t) / n:,.0f} | {share} | "
+        print(f"| `{name}` | {cycles(t) / n:,.0f} | {share} | "
               + " | ".join(f"{c / n:,.0f}" for c in t) + " |")
 
     if args.function:
