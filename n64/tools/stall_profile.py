@@ -27,11 +27,10 @@ import subprocess
 import struct
 import sys
 
-from tour_profile import readable, symbols
+from tour_profile import WAITING, readable, symbols
 
 KINDS = ["instructions", "d-misses", "ldi", "dcb", "i-misses", "mul/div"]
 WEIGHTS = [1, 45, 1, 1, 50, 1]
-WAIT = "wait_for_vertical_blank"
 
 
 def load(path):
@@ -85,7 +84,7 @@ def main():
         by_address[name].append((address, counts))
 
     n = args.frames
-    summed = [sum(t[i] for name, t in by_function.items() if WAIT not in name)
+    summed = [sum(t[i] for name, t in by_function.items() if WAITING not in name)
               for i in range(len(KINDS))]
     whole = cycles(summed) or 1
     print(f"a frame, the vertical-blank wait left out: {whole / n:,.0f} cycles "
@@ -98,13 +97,13 @@ def main():
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     ranked = sorted(by_function.items(), key=lambda kv: -cycles(kv[1]))
     for name, t in ranked[:args.top]:
-        share = "" if WAIT in name else f"{cycles(t) / whole:.1%}"
+        share = "" if WAITING in name else f"{cycles(t) / whole:.1%}"
         print(f"| `{name}` | {cycles(t) / n:,.0f} | {share} | "
               + " | ".join(f"{c / n:,.0f}" for c in t) + " |")
 
     if args.function:
-        names = [name for name in by_address if args.function in name]
-        if not names:
+        matching = [name for name in by_address if args.function in name]
+        if not matching:
             sys.exit(f"stall_profile: no function with {args.function!r} in its name ran")
         text = {}
         if shutil.which("llvm-objdump"):
@@ -116,7 +115,7 @@ def main():
                 if len(head) == 8 and rest.strip() and all(
                         c in "0123456789abcdef" for c in head):
                     text[int(head, 16)] = rest.strip().split(" <")[0]
-        for name in names:
+        for name in matching:
             print(f"\n{name}\naddress  " + " ".join(f"{k:>12}" for k in KINDS))
             for address, counts in sorted(by_address[name]):
                 print(f"{address:x} " + " ".join(f"{c / n:>12,.0f}" for c in counts)
