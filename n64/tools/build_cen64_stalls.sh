@@ -17,15 +17,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=target/cen64-stalls
+commit="${CEN64_COMMIT:-e0641c8}"
 if [ ! -d "$dir/src/.git" ]; then
     mkdir -p "$dir"
     git clone -q "${CEN64_SRC:-https://github.com/n64dev/cen64}" "$dir/src"
 fi
-git -C "$dir/src" checkout -q -f "${CEN64_COMMIT:-e0641c8}"
+git -C "$dir/src" checkout -q -f "$commit"
 git -C "$dir/src" clean -qfdx
 python3 tools/cen64_stalls.py "$dir/src"
 cmake -S "$dir/src" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >"$dir/cmake.log" 2>&1 ||
     { cat "$dir/cmake.log"; exit 1; }
 make -C "$dir/build" -j"$(nproc)" >"$dir/make.log" 2>&1 || { tail -30 "$dir/make.log"; exit 1; }
 cp "$dir/build/cen64" "$dir/cen64"
-echo "build_cen64_stalls: $dir/cen64 (cen64 ${CEN64_COMMIT:-e0641c8}, with stall counters)"
+echo "build_cen64_stalls: $dir/cen64 (cen64 $commit, with stall counters)"

@@ -58,13 +58,14 @@ def main():
     ap.add_argument("--profile-out", help="and keep the counts here")
     args = ap.parse_args()
     until = re.compile(args.until.encode())
-    profiling = (args.profile_from, args.profile_to, args.profile_out)
-    if any(profiling) and not all(profiling):
+    asked = (args.profile_from, args.profile_to, args.profile_out)
+    if any(asked) and not all(asked):
         ap.error("--profile-from, --profile-to and --profile-out go together")
+    profiling = all(asked)
 
     cmd = [args.cen64, "-noaudio", "-is-viewer", args.pif, args.rom]
     env = None
-    if all(profiling):
+    if profiling:
         cmd.insert(1, "-profile")
         env = dict(os.environ, CEN64_PROFILE_FROM=args.profile_from,
                    CEN64_PROFILE_TO=args.profile_to)
@@ -88,7 +89,7 @@ def main():
                 return
             log.write(line + b"\n")
             log.flush()
-            if all(profiling) and line == PROFILE_WRITTEN:
+            if profiling and line == PROFILE_WRITTEN:
                 os.replace(args.rom + ".profile", args.profile_out)
                 profile_kept = True
             if not matched and until.search(line):
@@ -127,7 +128,7 @@ def main():
         elapsed = time.monotonic() - started
         log.write(f"cen64_run: {elapsed:.1f} s, {dropped} noise lines dropped, "
                   f"exit status {proc.returncode}\n".encode())
-    if matched and all(profiling) and not profile_kept:
+    if matched and profiling and not profile_kept:
         print(f"cen64_run: no profile: {args.cen64} never said {PROFILE_WRITTEN.decode()!r} "
               f"(is it built by build_cen64_stalls.sh, and does the ROM print a line holding "
               f"{args.profile_to!r}?)", file=sys.stderr)

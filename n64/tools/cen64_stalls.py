@@ -8,10 +8,11 @@ build) writes `ROM.profile` when it exits: per address, the instructions
 executed and the data-cache misses. This adds, per address, the load-use
 interlocks (LDI, 1 cycle), the data-cache-busy interlocks (DCB, 1 cycle: a
 cached access after a cached store), the instruction-cache misses (ICB, 50
-cycles a 32-byte line) and the multiply/divide cycles (MCI); and, so that a run can be cut to exactly the frames
-measured, the counts start again when the ROM prints a line holding
-$CEN64_PROFILE_FROM and the file is written when it prints one holding
-$CEN64_PROFILE_TO (cen64_run.py --profile-from, --profile-to). A data-cache miss costs 45
+cycles a 32-byte line) and the multiply/divide cycles (MCI); and, so that
+a run can be cut to exactly the frames measured, the counts start again
+when the ROM prints a line holding $CEN64_PROFILE_FROM and the file is
+written when it prints one holding $CEN64_PROFILE_TO (cen64_run.py
+--profile-from, --profile-to). A data-cache miss costs 45
 cycles (cen64's DCACHE_ACCESS_DELAY, 44, and one), an uncached access
 about the same: the counts times those weights add up to cen64's Count
 ticks a frame to within a few per cent (n64/README.md, "Where the cycles
@@ -25,17 +26,16 @@ Each edit finds its place by a line of cen64's source; if one is missing
 import pathlib
 import sys
 
+# cen64's counters: SLOTS arrays of SLOT counts, one per address of the
+# first 8 MiB; the first two are cen64's own (instructions, data misses).
 SLOT = "(8 * 1024 * 1024)"
+SLOTS = 6
 
 
-def count(slot, pc):
+def count(slot, pc, by="1"):
+    """C that adds `by` to counter `slot` of the instruction at `pc`."""
     return (f"if (vr4300->profile_samples) {{ uint32_t pidx = ((uint32_t) ({pc}) - 0x80000000)"
-            f" & ({SLOT} - 1); vr4300->profile_samples[pidx + {slot} * {SLOT}]++; }}\n")
-
-
-def mci(pc):
-    return (f"  if (vr4300->profile_samples) {{ uint32_t pidx = ((uint32_t) ({pc}) - 0x80000000)"
-            f" & ({SLOT} - 1); vr4300->profile_samples[pidx + 5 * {SLOT}] += cycles; }}\n")
+            f" & ({SLOT} - 1); vr4300->profile_samples[pidx + {slot} * {SLOT}] += {by}; }}\n")
 
 
 MCI_ANCHOR = ("static inline int vr4300_do_mci(struct vr4300 *vr4300, unsigned cycles) {\n")
@@ -44,7 +44,7 @@ MCI_ANCHOR = ("static inline int vr4300_do_mci(struct vr4300 *vr4300, unsigned c
 # before it ("before"); each anchor must occur exactly once.
 EDITS = [
     # Six counters per address instead of two.
-    ("vr4300/cpu.c", "calloc(2 * 8 * 1024 * 1024", "calloc(6 * 8 * 1024 * 1024", "replace"),
+    ("vr4300/cpu.c", "calloc(2 * 8 * 1024 * 1024", f"calloc({SLOTS} * {SLOT}", "replace"),
     # ICB: the fetch misses the instruction cache.
     ("vr4300/pipeline.c", "  if (!(line && cached)) {\n    rfex_latch->paddr = paddr;\n",
      "    " + count(4, "vaddr"), "after"),
@@ -54,15 +54,18 @@ EDITS = [
     # DCB: a cached access right after a cached store.
     ("vr4300/pipeline.c", "        if (last_cache_was_store) {\n",
      "          " + count(3, "exdc_latch->common.pc"), "after"),
-    ("vr4300/functions.c", MCI_ANCHOR, mci("vr4300->pipeline.exdc_latch.common.pc"), "after"),
-    ("vr4300/cp1.c", MCI_ANCHOR, mci("vr4300->pipeline.exdc_latch.common.pc"), "after"),
+    # MCI: a multiply or divide holds the pipeline `cycles` cycles.
+    ("vr4300/functions.c", MCI_ANCHOR,
+     "  " + count(5, "vr4300->pipeline.exdc_latch.common.pc", "cycles"), "after"),
+    ("vr4300/cp1.c", MCI_ANCHOR,
+     "  " + count(5, "vr4300->pipeline.exdc_latch.common.pc", "cycles"), "after"),
     # The file: every counter, and a dump that can be asked for.
     ("device/device.c",
      "      if (sample < 10 && l1d_sample < 10)\n        continue;\n"
      "      fprintf(f, \"%x %lu %lu\\n\", i + 0x80000000, sample, l1d_sample);\n",
      "      uint64_t more[4]; unsigned k;\n"
      "      for (k = 0; k < 4; k++)\n"
-     "        more[k] = get_profile_sample(device->vr4300, i + (k + 2) * (8 * 1024 * 1024));\n"
+     f"        more[k] = get_profile_sample(device->vr4300, i + (k + 2) * {SLOT});\n"
      "      if (!sample && !l1d_sample && !more[2])\n        continue;\n"
      "      fprintf(f, \"%x %lu %lu %lu %lu %lu %lu\\n\", i + 0x80000000, sample, l1d_sample,\n"
      "        more[0], more[1], more[2], more[3]);\n",
@@ -80,7 +83,7 @@ EDITS = [
      "void device_reset_profile(struct cen64_device *device) {\n"
      "  size_t i;\n"
      "  if (has_profile_samples(device->vr4300))\n"
-     "    for (i = 0; i < (size_t) 6 * 8 * 1024 * 1024; i++)\n"
+     f"    for (i = 0; i < (size_t) {SLOTS} * {SLOT}; i++)\n"
      "      device->vr4300->profile_samples[i] = 0;\n}\n",
      "replace"),
     ("device/device.c", "#include \"device/device.h\"\n",
