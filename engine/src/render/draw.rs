@@ -10,6 +10,7 @@
 //! usual case) or, whatever the texture's height, in stretches between
 //! wraps, each found with one division.
 
+use super::frame::CONSTANT_STRIDES;
 use crate::format::{texture_flag, TextureView};
 
 /// Row `r`'s `focal / |r + 0.5 - height / 2|` in 16.16 bits (focal =
@@ -753,29 +754,26 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
 }
 
 /// [`fill_column`] for a texture `N` (a power of two, at most 2^16) rows
-/// tall, down the `rows` rows (at least one) of `col`.
+/// tall, down the `rows` rows (at least one) of `col`: by
+/// [`pow2_column_constant`] for the strides in
+/// [`super::frame::CONSTANT_STRIDES`], by [`pow2_column_any`] for others.
 ///
 /// The texel row is bits 16.. of `frac`, masked to `N` rows; the bits
 /// above never reach them. Shifted up so that those bits are the top
 /// ones (`frac` and `step` scaled by the same power of two, the wrapping
-/// sums stay the same bits), the row is a single shift. Four rows per
-/// step: one range check for the first and last, a compare each for the
-/// two between (the loop's overhead spread over four pixels; on the N64,
-/// whose CPU runs an instruction a cycle, that is what counts).
-///
-/// The one to three rows that four-row steps leave are not a loop of
-/// their own: the run's last three rows are written after the steps
-/// whatever the count, some of them a second time (the same texel, the
-/// same pixel; rows before the first counted as the first). A loop of
-/// zero to three turns ends on branches the predictor often misses; a
-/// few stores more cost less.
+/// sums stay the same bits), the row is a single shift ([`shifted`]).
+/// Four rows a step, the loop's overhead spread over four pixels (on the
+/// N64, whose CPU runs an instruction a cycle, that is what counts), each
+/// stage for all four before the next so that no load waits on the one
+/// before it.
 ///
 /// Not inlined: the loop needs twelve registers, and inlined into the
 /// walk's column loop it had to share them with everything that loop
 /// keeps (texture, light, planes, the column's window): two to six of
 /// its values went to the stack and were loaded again every four
 /// pixels, how many depending on what the column loop around it held.
-/// Out of line it keeps them all, for the cost of a call.
+/// Out of line it keeps them all, for the cost of a call; the stride's
+/// choice is made there too (a jump on to the loop), not in each caller.
 #[inline(never)]
 fn pow2_column<P: Copy, const N: usize>(
     col: &mut [P],
@@ -785,10 +783,86 @@ fn pow2_column<P: Copy, const N: usize>(
     texels: &[u8; N],
     shade: &[P; 256],
 ) {
+    const A: usize = CONSTANT_STRIDES[0];
+    const B: usize = CONSTANT_STRIDES[1];
+    const C: usize = CONSTANT_STRIDES[2];
+    const D: usize = CONSTANT_STRIDES[3];
+    match stride {
+        A => pow2_column_constant::<P, N, A>(col, frac, step, texels, shade),
+        B => pow2_column_constant::<P, N, B>(col, frac, step, texels, shade),
+        C => pow2_column_constant::<P, N, C>(col, frac, step, texels, shade),
+        D => pow2_column_constant::<P, N, D>(col, frac, step, texels, shade),
+        _ => pow2_column_any(col, (stride, rows), frac, step, texels, shade),
+    }
+}
+
+/// `frac` and `step` shifted so that the texel row of a texture `N` rows
+/// tall is their top bits, and the texel of a shifted `frac` (see
+/// [`pow2_column`]).
+#[inline(always)]
+fn shifted<const N: usize>(
+    frac: u32,
+    step: u32,
+    texels: &[u8; N],
+) -> (u32, u32, impl Fn(u32) -> usize + '_) {
     let bits = N.trailing_zeros();
     let (up, down) = (16u32.saturating_sub(bits), 32u32.saturating_sub(bits));
-    let (frac, step) = (frac << up, step << up);
-    let at = |frac: u32| texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize;
+    let at = move |frac: u32| texels[frac.checked_shr(down).unwrap_or(0) as usize % N] as usize;
+    (frac << up, step << up, at)
+}
+
+/// [`pow2_column`] for rows `S` pixels apart: whole steps of four rows
+/// are the slice's chunks of `4 * S` pixels, counted, each row's pixel
+/// at a constant offset in its chunk; the one to four rows after the
+/// last (`(rows - 1) * S + 1` pixels leave `(rows - 1) % 4 + 1`) are the
+/// remainder's.
+#[inline(never)]
+fn pow2_column_constant<P: Copy, const N: usize, const S: usize>(
+    col: &mut [P],
+    frac: u32,
+    step: u32,
+    texels: &[u8; N],
+    shade: &[P; 256],
+) {
+    let (frac, step, at) = shifted(frac, step, texels);
+    let steps = [0, step, step.wrapping_mul(2), step.wrapping_mul(3)];
+    let mut quads = col.chunks_exact_mut(4 * S);
+    let mut f = frac;
+    for four in &mut quads {
+        let t = steps.map(|s| at(f.wrapping_add(s))).map(|t| shade[t]);
+        four[0] = t[0];
+        four[S] = t[1];
+        four[2 * S] = t[2];
+        four[3 * S] = t[3];
+        f = f.wrapping_add(step.wrapping_mul(4));
+    }
+    let rest = quads.into_remainder();
+    for (k, s) in steps.into_iter().enumerate() {
+        if let Some(px) = rest.get_mut(k * S) {
+            *px = shade[at(f.wrapping_add(s))];
+        }
+    }
+}
+
+/// [`pow2_column`] for any stride: a range check for a step's first and
+/// last rows, a compare each for the two between.
+///
+/// The one to three rows that four-row steps leave are not a loop of
+/// their own: the run's last three rows are written after the steps
+/// whatever the count, some of them a second time (the same texel, the
+/// same pixel; rows before the first counted as the first). A loop of
+/// zero to three turns ends on branches the predictor often misses; a
+/// few stores more cost less.
+#[inline(never)]
+fn pow2_column_any<P: Copy, const N: usize>(
+    col: &mut [P],
+    (stride, rows): (usize, usize),
+    frac: u32,
+    step: u32,
+    texels: &[u8; N],
+    shade: &[P; 256],
+) {
+    let (frac, step, at) = shifted(frac, step, texels);
     let texel = |frac: u32| shade[at(frac)];
     let Some(quad) = stride.checked_mul(4).filter(|&p| p > 0) else {
         return;

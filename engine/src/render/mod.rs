@@ -59,7 +59,7 @@ mod reference;
 pub mod shade;
 mod sprite;
 
-pub use frame::{Frame, Pixel, Rgba5551};
+pub use frame::{Frame, Pixel, Rgba5551, CONSTANT_STRIDES};
 pub use shade::{Palette, Shades, LIGHT_LEVELS};
 pub use sprite::{sprites_of, Sprite, MAX_VISIBLE_SPRITES};
 

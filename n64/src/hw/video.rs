@@ -28,6 +28,13 @@ pub const HEIGHT: usize = 240;
 /// shows the first 320 pixels of each row (its WIDTH register is this
 /// stride).
 pub const STRIDE: usize = 328;
+// The engine's wall column loop is built for this stride (and half of it,
+// low detail's pixel pairs) as a constant: a frame of another would be
+// drawn by its general loop, a fifth slower.
+const _: () = assert!(
+    STRIDE == engine::render::CONSTANT_STRIDES[0] && STRIDE / 2 == engine::render::CONSTANT_STRIDES[1],
+    "engine::render::CONSTANT_STRIDES no longer names the framebuffer's stride"
+);
 const PIXELS: usize = STRIDE * HEIGHT;
 
 #[repr(C, align(64))]

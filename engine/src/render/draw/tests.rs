@@ -1,5 +1,7 @@
 //! Tests of the pixel loops: each against a pixel-by-pixel form of itself.
 use super::*;
+extern crate std;
+use std::vec;
 
 /// A wall texture (no clear texel) of `width` x `height` `pixels`,
 /// column by column.
@@ -410,6 +412,57 @@ fn a_wall_column_shows_each_rows_texel_at_any_height() {
                 got, want,
                 "{width}x{height} u {u} v0 {v0} step {step} rows {y0}..{y1}"
             );
+        }
+    }
+}
+
+#[test]
+fn a_wall_column_is_the_same_at_the_constant_strides_as_at_any() {
+    // The loop built for each of CONSTANT_STRIDES (counted steps of four
+    // rows, then the remainder's one to four) against a pixel-by-pixel
+    // column, as the loop for any stride is: random texture columns,
+    // texel rows, steps and runs of 1 to 240 rows, every power-of-two
+    // height and one that is not.
+    let mut seed = 0x5772_1de5_u64;
+    let all: [u8; 16384] = core::array::from_fn(|i| (i * 29 % 251) as u8);
+    let shade: [u16; 256] = core::array::from_fn(|i| i as u16 + 1);
+    let rows = 240;
+    for stride in CONSTANT_STRIDES.into_iter().chain([329]) {
+        for (width, height) in [(64, 128), (128, 64), (16, 32), (8, 16), (4, 8), (64, 72)] {
+            let pixels = &all[..width * height];
+            let texels = WallTexels::of(wall_texture(width, height, pixels));
+            for _ in 0..300 {
+                let mut next = || crate::render::tests::xorshift(&mut seed);
+                let u = (next() as i32) >> 20;
+                let v0 = (next() as i64) >> 24;
+                let step = 1 + (next() % (3 << 16)) as i64;
+                let (y0, y1) = if next() % 4 == 0 {
+                    let y0 = (next() % 8) as usize;
+                    (y0, y0 + 1 + (next() % 6) as usize)
+                } else {
+                    random_run(&mut next, rows)
+                };
+                let x = (next() % stride as u64) as usize;
+                let mut got = vec![0u16; stride * rows];
+                fill_wall(
+                    &mut got,
+                    stride,
+                    (x, y0, y1),
+                    (u, v0, step),
+                    &texels,
+                    &shade,
+                );
+                let mut want = vec![0u16; stride * rows];
+                let column = u.rem_euclid(width as i32) as usize * height;
+                for y in y0..y1 {
+                    let v = (v0 + (y - y0) as i64 * step).rem_euclid((height as i64) << 16);
+                    want[y * stride + x] = shade[pixels[column + (v >> 16) as usize] as usize];
+                }
+                assert!(
+                    got == want,
+                    "stride {stride}, {width}x{height} u {u} v0 {v0} step {step} rows {y0}..{y1}"
+                );
+            }
         }
     }
 }
