@@ -112,6 +112,35 @@ EDITS = [
      "    device_write_profile(profiled_device, profiled_cart);\n"
      "    fprintf(stdout, \"cen64: profile written\\n\");\n    fflush(stdout);\n  }\n}\n\n",
      "before"),
+    # The fetch trace: while a profile runs and $CEN64_ITRACE names a
+    # file, each run of fetches within one 32-byte line is written there
+    # as two 32-bit words (its lowest and highest address, host byte
+    # order), for icache_layout.py to replay against other layouts.
+    ("vr4300/pipeline.c", "  // If not cached or we miss in the IC, it's an ICB.\n",
+     "  if (cen64_itrace) {\n"
+     "    static uint32_t run[2];\n"
+     "    uint32_t pc = (uint32_t) vaddr;\n"
+     "    if ((pc >> 5) != cen64_itrace_line) {\n"
+     "      if (cen64_itrace_line)\n        fwrite(run, 4, 2, cen64_itrace);\n"
+     "      cen64_itrace_line = pc >> 5;\n      run[0] = run[1] = pc;\n"
+     "    } else {\n"
+     "      run[0] = pc < run[0] ? pc : run[0];\n      run[1] = pc > run[1] ? pc : run[1];\n"
+     "    }\n  }\n", "before"),
+    ("vr4300/pipeline.c", "#include \"vr4300/segment.h\"\n",
+     "#include <stdio.h>\nextern FILE *cen64_itrace;\nextern uint32_t cen64_itrace_line;\n",
+     "after"),
+    ("cen64.c", "void cen64_profile_line(const char *line) {\n",
+     "FILE *cen64_itrace;\nuint32_t cen64_itrace_line;\n", "before"),
+    ("cen64.c", "  if (from && *from && strstr(line, from))\n"
+     "    device_reset_profile(profiled_device);\n",
+     "  if (from && *from && strstr(line, from)) {\n"
+     "    device_reset_profile(profiled_device);\n"
+     "    if (getenv(\"CEN64_ITRACE\") && !cen64_itrace)\n"
+     "      cen64_itrace = fopen(getenv(\"CEN64_ITRACE\"), \"wb\");\n"
+     "  }\n", "replace"),
+    ("cen64.c", "    device_write_profile(profiled_device, profiled_cart);\n",
+     "    if (cen64_itrace) {\n      fclose(cen64_itrace);\n      cen64_itrace = NULL;\n"
+     "      cen64_itrace_line = 0;\n    }\n", "before"),
     ("cen64.c", "      device->multithread = options.multithread;\n",
      "      profiled_device = device;\n      profiled_cart = options.cart_path;\n",
      "after"),
