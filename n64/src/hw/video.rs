@@ -32,7 +32,8 @@ pub const STRIDE: usize = 328;
 // low detail's pixel pairs) as a constant: a frame of another would be
 // drawn by its general loop, a fifth slower.
 const _: () = assert!(
-    STRIDE == engine::render::CONSTANT_STRIDES[0] && STRIDE / 2 == engine::render::CONSTANT_STRIDES[1],
+    STRIDE == engine::render::CONSTANT_STRIDES[0]
+        && STRIDE / 2 == engine::render::CONSTANT_STRIDES[1],
     "engine::render::CONSTANT_STRIDES no longer names the framebuffer's stride"
 );
 const PIXELS: usize = STRIDE * HEIGHT;
