@@ -14,6 +14,8 @@
 #       --profile-from 'tour: level=E1M1 load=' --profile-to 'tour: level=E1M1 views=' \
 #       --profile-out E1M1.profile
 #   python3 n64/tools/stall_profile.py ELF E1M1.profile --frames 32
+# With CEN64_ITRACE=FILE set for cen64_run.py, the same run also writes a
+# fetch trace for tools/icache_layout.py.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=target/cen64-stalls

@@ -12,7 +12,9 @@ cycles a 32-byte line) and the multiply/divide cycles (MCI); and, so that
 a run can be cut to exactly the frames measured, the counts start again
 when the ROM prints a line holding $CEN64_PROFILE_FROM and the file is
 written when it prints one holding $CEN64_PROFILE_TO (cen64_run.py
---profile-from, --profile-to). A data-cache miss costs 45
+--profile-from, --profile-to). While the counts run and $CEN64_ITRACE
+names a file, every run of fetches within one instruction-cache line is
+written there too (icache_layout.py replays them). A data-cache miss costs 45
 cycles (cen64's DCACHE_ACCESS_DELAY, 44, and one), an uncached access
 about the same: the counts times those weights add up to cen64's Count
 ticks a frame to within a few per cent (n64/README.md, "Where the cycles

@@ -764,8 +764,10 @@ pub(crate) fn masked_column<'t>(texture: &TextureView<'t>, column: i32) -> (&'t 
 /// sums stay the same bits), the row is a single shift ([`shifted`]).
 /// Four rows a step, the loop's overhead spread over four pixels (on the
 /// N64, whose CPU runs an instruction a cycle, that is what counts), each
-/// stage for all four before the next so that no load waits on the one
-/// before it.
+/// stage written for all four before the next, so that a load need not
+/// wait on the one before it (LLVM's schedule for the N64 still has one
+/// waiting about every second pixel: n64/README.md, "Where the cycles
+/// go").
 ///
 /// Not inlined: the loop needs twelve registers, and inlined into the
 /// walk's column loop it had to share them with everything that loop
