@@ -14,7 +14,9 @@ when the ROM prints a line holding $CEN64_PROFILE_FROM and the file is
 written when it prints one holding $CEN64_PROFILE_TO (cen64_run.py
 --profile-from, --profile-to). While the counts run and $CEN64_ITRACE
 names a file, every run of fetches within one instruction-cache line is
-written there too (icache_layout.py replays them). A data-cache miss costs 45
+written there too (icache_layout.py replays them), and while $CEN64_DTRACE
+names one, every data-cache miss with the line it evicts (dcache_misses.py
+reads them). A data-cache miss costs 45
 cycles (cen64's DCACHE_ACCESS_DELAY, 44, and one), an uncached access
 about the same: the counts times those weights add up to cen64's Count
 ticks a frame to within a few per cent (n64/README.md, "Where the cycles
@@ -143,6 +145,31 @@ EDITS = [
     ("cen64.c", "    device_write_profile(profiled_device, profiled_cart);\n",
      "    if (cen64_itrace) {\n      fclose(cen64_itrace);\n      cen64_itrace = NULL;\n"
      "      cen64_itrace_line = 0;\n    }\n", "before"),
+    # The data-miss trace: while a profile runs and $CEN64_DTRACE names a
+    # file, each cached data-cache miss is written there as three 32-bit
+    # words (host byte order): the instruction's address; the line's
+    # address, plus 1 for a load; the line it evicts, plus 1 if dirty
+    # (0xffffffff: none valid). dtrace.py tells which code evicts which.
+    ("vr4300/fault.c", "  // Cached accesses require us to potentially flush the old line.\n",
+     "  if (cen64_dtrace) {\n"
+     "    const struct vr4300_dcache_line *old = vr4300->dcache.lines + (vaddr >> 4 & 0x1FF);\n"
+     "    uint32_t rec[3];\n"
+     "    rec[0] = (uint32_t) exdc_latch->common.pc;\n"
+     "    rec[1] = (paddr & ~0xFU) | (exdc_latch->request.type == VR4300_BUS_REQUEST_READ);\n"
+     "    rec[2] = (old->metadata & 1) ? ((old->metadata & ~0xFFFU) | ((uint32_t) vaddr & 0xFF0U)\n"
+     "      | (old->metadata >> 1 & 1)) : 0xFFFFFFFFU;\n"
+     "    fwrite(rec, 4, 3, cen64_dtrace);\n"
+     "  }\n", "before"),
+    ("vr4300/fault.c", "#include \"vr4300/pipeline.h\"\n",
+     "#include <stdio.h>\nextern FILE *cen64_dtrace;\n", "after"),
+    ("cen64.c", "void cen64_profile_line(const char *line) {\n",
+     "FILE *cen64_dtrace;\n", "before"),
+    ("cen64.c", "    if (getenv(\"CEN64_ITRACE\") && !cen64_itrace)\n",
+     "    if (getenv(\"CEN64_DTRACE\") && !cen64_dtrace)\n"
+     "      cen64_dtrace = fopen(getenv(\"CEN64_DTRACE\"), \"wb\");\n", "before"),
+    ("cen64.c", "    if (cen64_itrace) {\n      fclose(cen64_itrace);\n",
+     "    if (cen64_dtrace) {\n      fclose(cen64_dtrace);\n      cen64_dtrace = NULL;\n    }\n",
+     "before"),
     ("cen64.c", "      device->multithread = options.multithread;\n",
      "      profiled_device = device;\n      profiled_cart = options.cart_path;\n",
      "after"),

@@ -40,8 +40,9 @@ PROFILE_END = re.compile(r"profile: level=(\S+) samples=(\d+)")
 LEVEL_LINE = re.compile(r"tour: level=(\S+) views=(\d+) ")
 
 
-def symbols(elf_path):
-    """(start, end, mangled name) of every function symbol, by start."""
+def symbols(elf_path, kind=2):
+    """(start, end, mangled name) of every function symbol (`kind` 2,
+    STT_FUNC; 1, STT_OBJECT, for data), by start."""
     data = open(elf_path, "rb").read()
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 2:
         sys.exit(f"tour_profile.py: {elf_path} is not a 32-bit big-endian ELF")
@@ -57,7 +58,7 @@ def symbols(elf_path):
         strings = data[strtab[4]:strtab[4] + strtab[5]]
         for off in range(sh[4], sh[4] + sh[5], 16):
             name_off, value, size, info = struct.unpack(">IIIB", data[off:off + 13])
-            if info & 0xF != 2 or value == 0:  # STT_FUNC
+            if info & 0xF != kind or value == 0:
                 continue
             end = strings.index(b"\0", name_off)
             out.append((value, value + max(size, 4), strings[name_off:end].decode()))
