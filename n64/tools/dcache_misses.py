@@ -20,6 +20,7 @@ import argparse
 import bisect
 import collections
 import struct
+import sys
 
 from tour_profile import readable, symbols
 
@@ -47,7 +48,10 @@ def main():
     ap.add_argument("--top", type=int, default=10)
     args = ap.parse_args()
     name, per = namer(args.elf), max(args.renders, 1)
-    data = open(args.trace, "rb").read()
+    try:
+        data = open(args.trace, "rb").read()
+    except OSError as e:
+        sys.exit(f"dcache_misses.py: {e}")
     cut = lambda n: n[:70]
     by_code, by_target = collections.Counter(), collections.Counter()
     fetched = collections.defaultdict(collections.Counter)  # line -> code -> times
