@@ -149,7 +149,7 @@ EDITS = [
     # file, each cached data-cache miss is written there as three 32-bit
     # words (host byte order): the instruction's address; the line's
     # address, plus 1 for a load; the line it evicts, plus 1 if dirty
-    # (0xffffffff: none valid). dtrace.py tells which code evicts which.
+    # (0xffffffff: none valid). dcache_misses.py reads them.
     ("vr4300/fault.c", "  // Cached accesses require us to potentially flush the old line.\n",
      "  if (cen64_dtrace) {\n"
      "    const struct vr4300_dcache_line *old = vr4300->dcache.lines + (vaddr >> 4 & 0x1FF);\n"

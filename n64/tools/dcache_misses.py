@@ -17,27 +17,11 @@ render.
 """
 
 import argparse
-import bisect
 import collections
 import struct
 import sys
 
-from tour_profile import readable, symbols
-
-
-def namer(elf):
-    """A function from an address to the readable name of the symbol
-    holding it (functions and data), or its 64 KiB block."""
-    syms = sorted(symbols(elf) + symbols(elf, kind=1))
-    starts = [s[0] for s in syms]
-    names = readable([s[2] for s in syms])
-
-    def name(address):
-        i = bisect.bisect_right(starts, address) - 1
-        if i >= 0 and address < syms[i][1]:
-            return names[syms[i][2]]
-        return f"RDRAM 0x{address & 0x1fff0000:06x}"
-    return name
+from tour_profile import namer, symbols
 
 
 def main():
@@ -47,7 +31,16 @@ def main():
     ap.add_argument("--renders", type=int, default=1)
     ap.add_argument("--top", type=int, default=10)
     args = ap.parse_args()
-    name, per = namer(args.elf), max(args.renders, 1)
+    if args.renders < 1:
+        ap.error("--renders must be at least 1")
+    per = args.renders
+    try:
+        syms = symbols(args.elf, kinds=(1, 2))
+    except (OSError, ValueError, IndexError, struct.error) as e:
+        sys.exit(f"dcache_misses.py: {args.elf}: {e}")
+    # Data outside the ELF's symbols (the stack, the level's data) by its
+    # 64 KiB block of RDRAM.
+    name = namer(syms, lambda address: f"RDRAM 0x{address & 0x1fff0000:06x}")
     try:
         data = open(args.trace, "rb").read()
     except OSError as e:

@@ -20,14 +20,13 @@ Usage: stall_profile.py ELF PROFILE [--frames N] [--top N] [--function NAME]
 """
 
 import argparse
-import bisect
 import collections
 import shutil
 import subprocess
 import struct
 import sys
 
-from tour_profile import WAITING, readable, symbols
+from tour_profile import WAITING, namer, symbols
 
 KINDS = ["instructions", "d-misses", "ldi", "dcb", "i-misses", "mul/div"]
 WEIGHTS = [1, 45, 1, 1, 50, 1]
@@ -70,14 +69,11 @@ def main():
         syms = symbols(args.elf)
     except (OSError, ValueError, IndexError, struct.error) as e:
         sys.exit(f"stall_profile: {args.elf}: {e}")
-    names = readable([name for _, _, name in syms])
-    starts = [start for start, _, _ in syms]
+    name_at = namer(syms)
     by_function = collections.defaultdict(lambda: [0] * len(KINDS))
     by_address = collections.defaultdict(list)
     for address, counts in load(args.profile):
-        k = bisect.bisect_right(starts, address) - 1
-        inside = k >= 0 and address < syms[k][1]
-        name = names[syms[k][2]] if inside else "(no symbol)"
+        name = name_at(address)
         total = by_function[name]
         for i, c in enumerate(counts):
             total[i] += c

@@ -40,9 +40,9 @@ PROFILE_END = re.compile(r"profile: level=(\S+) samples=(\d+)")
 LEVEL_LINE = re.compile(r"tour: level=(\S+) views=(\d+) ")
 
 
-def symbols(elf_path, kind=2):
-    """(start, end, mangled name) of every function symbol (`kind` 2,
-    STT_FUNC; 1, STT_OBJECT, for data), by start."""
+def symbols(elf_path, kinds=(2,)):
+    """(start, end, mangled name) of every symbol whose type is in `kinds`
+    (2, STT_FUNC: the functions; 1, STT_OBJECT: data), by start."""
     data = open(elf_path, "rb").read()
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 2:
         sys.exit(f"tour_profile.py: {elf_path} is not a 32-bit big-endian ELF")
@@ -58,12 +58,26 @@ def symbols(elf_path, kind=2):
         strings = data[strtab[4]:strtab[4] + strtab[5]]
         for off in range(sh[4], sh[4] + sh[5], 16):
             name_off, value, size, info = struct.unpack(">IIIB", data[off:off + 13])
-            if info & 0xF != kind or value == 0:
+            if info & 0xF not in kinds or value == 0:
                 continue
             end = strings.index(b"\0", name_off)
             out.append((value, value + max(size, 4), strings[name_off:end].decode()))
     out.sort()
     return out
+
+
+def namer(syms, unnamed=lambda address: "(no symbol)"):
+    """A function from an address to the readable name of the symbol of
+    `syms` (as `symbols` gives them) that holds it, or `unnamed(address)`."""
+    starts = [start for start, _, _ in syms]
+    names = readable([name for _, _, name in syms])
+
+    def name(address):
+        k = bisect.bisect_right(starts, address) - 1
+        if k >= 0 and address < syms[k][1]:
+            return names[syms[k][2]]
+        return unnamed(address)
+    return name
 
 
 def readable(names):
