@@ -830,12 +830,14 @@ fn pow2_column_constant<P: Copy, const N: usize, const S: usize>(
     let steps = [0, step, step.wrapping_mul(2), step.wrapping_mul(3)];
     let mut quads = col.chunks_exact_mut(4 * S);
     let mut f = frac;
+    // Row by row (texel, light, store), not stage by stage for the four:
+    // so scheduled, no load waits for the one before it (stage by stage,
+    // the fourth texel was loaded just before its use).
     for four in &mut quads {
-        let t = steps.map(|s| at(f.wrapping_add(s))).map(|t| shade[t]);
-        four[0] = t[0];
-        four[S] = t[1];
-        four[2 * S] = t[2];
-        four[3 * S] = t[3];
+        four[0] = shade[at(f)];
+        four[S] = shade[at(f.wrapping_add(steps[1]))];
+        four[2 * S] = shade[at(f.wrapping_add(steps[2]))];
+        four[3 * S] = shade[at(f.wrapping_add(steps[3]))];
         f = f.wrapping_add(step.wrapping_mul(4));
     }
     let rest = quads.into_remainder();
