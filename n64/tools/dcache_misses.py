@@ -34,10 +34,7 @@ def main():
     if args.renders < 1:
         ap.error("--renders must be at least 1")
     per = args.renders
-    try:
-        syms = symbols(args.elf, kinds=(1, 2))
-    except (OSError, ValueError, IndexError, struct.error) as e:
-        sys.exit(f"dcache_misses.py: {args.elf}: {e}")
+    syms = symbols(args.elf, kinds=(1, 2))
     # Data outside the ELF's symbols (the stack, the level's data) by its
     # 64 KiB block of RDRAM.
     name = namer(syms, lambda address: f"RDRAM 0x{address & 0x1fff0000:06x}")

@@ -23,7 +23,6 @@ import argparse
 import collections
 import shutil
 import subprocess
-import struct
 import sys
 
 from tour_profile import WAITING, namer, symbols
@@ -65,10 +64,7 @@ def main():
     if not args.frames > 0:
         ap.error("--frames must be more than 0")
 
-    try:
-        syms = symbols(args.elf)
-    except (OSError, ValueError, IndexError, struct.error) as e:
-        sys.exit(f"stall_profile: {args.elf}: {e}")
+    syms = symbols(args.elf)
     name_at = namer(syms)
     by_function = collections.defaultdict(lambda: [0] * len(KINDS))
     by_address = collections.defaultdict(list)

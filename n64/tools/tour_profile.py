@@ -26,6 +26,7 @@ hottest 32 bytes of code instead, by address (for `objdump -d
 
 import argparse
 import bisect
+import os
 import re
 import struct
 import subprocess
@@ -42,10 +43,19 @@ LEVEL_LINE = re.compile(r"tour: level=(\S+) views=(\d+) ")
 
 def symbols(elf_path, kinds=(2,)):
     """(start, end, mangled name) of every symbol whose type is in `kinds`
-    (2, STT_FUNC: the functions; 1, STT_OBJECT: data), by start."""
-    data = open(elf_path, "rb").read()
+    (2, STT_FUNC: the functions; 1, STT_OBJECT: data), by start. A file
+    that is missing or not such an ELF stops the tool with an error line."""
+    tool = os.path.basename(sys.argv[0])
+    try:
+        return elf_symbols(open(elf_path, "rb").read(), kinds)
+    except (OSError, ValueError, IndexError, struct.error) as e:
+        sys.exit(f"{tool}: {elf_path}: {e}")
+
+
+def elf_symbols(data, kinds):
+    """`symbols` of the ELF's bytes `data`."""
     if data[:4] != b"\x7fELF" or data[4] != 1 or data[5] != 2:
-        sys.exit(f"tour_profile.py: {elf_path} is not a 32-bit big-endian ELF")
+        raise ValueError("not a 32-bit big-endian ELF")
     shoff, = struct.unpack(">I", data[32:36])
     shentsize, shnum = struct.unpack(">HH", data[46:50])
     sections = [struct.unpack(">IIIIIIIIII", data[shoff + i * shentsize:shoff + i * shentsize + 40])
